@@ -1,0 +1,52 @@
+"""ddzcore: a fast, correct Dou Dizhu (斗地主, Fight the Landlord) engine.
+
+The rules are RULES.md's (see the project README).  Public API::
+
+    from ddzcore import Hand, Move, Combo, Rules, legal_moves, classify
+    legal_moves("33344455566677789TJQ")             # a free lead
+    legal_moves("3456789TJQKA2BR", last="77")       # following a pair
+"""
+
+from ._version import __version__
+from .action_space import ActionSpace, action_space
+from .cards import RANK_CHARS, Hand, Rank
+from .errors import AmbiguousMoveError, DdzError, IllegalMoveError, InvalidCardsError, InvalidMoveError
+from .generate import (
+    count_moves,
+    count_moves_batch,
+    hands_array,
+    legal_moves,
+    legal_moves_array,
+    legal_moves_batch,
+    moves_array,
+)
+from .moves import MOVE_DTYPE, PASS, Combo, Move, MoveList, classify
+from .rules import Rules
+
+__all__ = [
+    "__version__",
+    "RANK_CHARS",
+    "Rank",
+    "Hand",
+    "Combo",
+    "Move",
+    "MoveList",
+    "PASS",
+    "MOVE_DTYPE",
+    "Rules",
+    "classify",
+    "legal_moves",
+    "legal_moves_array",
+    "count_moves",
+    "legal_moves_batch",
+    "count_moves_batch",
+    "hands_array",
+    "moves_array",
+    "ActionSpace",
+    "action_space",
+    "DdzError",
+    "InvalidCardsError",
+    "InvalidMoveError",
+    "AmbiguousMoveError",
+    "IllegalMoveError",
+]

@@ -1,0 +1,256 @@
+"""Ranks and hands (RULES.md section 1).
+
+A ``Hand`` is an immutable multiset of ranks stored as the kernel's 64-bit
+card word: 4 bits of count per rank, rank index 0 (the 3) in the lowest
+nibble, up to the big joker (index 14).  See ``src/ddzcore/bits.pxd``.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import Iterable, Iterator, Union
+
+from .errors import InvalidCardsError
+
+__all__ = ["Rank", "Hand", "RANK_CHARS", "CardsLike"]
+
+#: Canonical rank characters, low to high (T = 10, B = small joker, R = big joker).
+RANK_CHARS = "3456789TJQKA2BR"
+_CHAR_TO_RANK = {c: i for i, c in enumerate(RANK_CHARS)}
+_CHAR_TO_RANK.update({c.lower(): i for c, i in list(_CHAR_TO_RANK.items())})
+
+
+class Rank(IntEnum):
+    """A card rank; the value is the kernel's rank index (0 = the 3, 14 = big joker)."""
+
+    THREE = 0
+    FOUR = 1
+    FIVE = 2
+    SIX = 3
+    SEVEN = 4
+    EIGHT = 5
+    NINE = 6
+    TEN = 7
+    JACK = 8
+    QUEEN = 9
+    KING = 10
+    ACE = 11
+    TWO = 12
+    SMALL_JOKER = 13  #: 小王, written B
+    BIG_JOKER = 14  #: 大王, written R
+
+    @property
+    def char(self) -> str:
+        """The rank's character in ``3456789TJQKA2BR``."""
+        return RANK_CHARS[self]
+
+    def __str__(self) -> str:
+        return RANK_CHARS[self]
+
+    @classmethod
+    def parse(cls, text: "str | int | Rank") -> "Rank":
+        """A rank from its character (``'T'``, ``'10'``, ``'b'``) or index.
+
+        Raises ``InvalidCardsError`` for anything else.
+        """
+        if isinstance(text, int) and not isinstance(text, bool):
+            if 0 <= text < 15:
+                return cls(text)
+            raise InvalidCardsError(f"rank index {text!r} is not in 0..14")
+        if isinstance(text, str):
+            t = text.strip()
+            if t == "10":
+                return cls.TEN
+            if len(t) == 1 and t in _CHAR_TO_RANK:
+                return cls(_CHAR_TO_RANK[t])
+        raise InvalidCardsError(f"{text!r} is not a rank (use one of {RANK_CHARS}, or 10)")
+
+
+CardsLike = Union["Hand", str, Iterable[Union[Rank, int, str]]]
+
+_MAX_ONE_DECK = (4,) * 13 + (1, 1)
+_MAX_TWO_DECKS = (8,) * 13 + (2, 2)
+
+
+def _limits(decks: int) -> tuple[int, ...]:
+    if decks == 1:
+        return _MAX_ONE_DECK
+    if decks == 2:
+        return _MAX_TWO_DECKS
+    raise InvalidCardsError(f"decks must be 1 or 2, not {decks!r}")
+
+
+def _pack(counts: list[int], decks: int, what: object) -> int:
+    """The card word of 15 rank counts, checked against the deck's limits."""
+    limits = _limits(decks)
+    word = 0
+    for r, n in enumerate(counts):
+        if n > limits[r]:
+            deck = "one deck holds" if decks == 1 else "two decks hold"
+            raise InvalidCardsError(f"{what!r} has {n} cards of rank {RANK_CHARS[r]}; {deck} {limits[r]}")
+        word |= n << (4 * r)
+    return word
+
+
+def _unpack(word: int) -> list[int]:
+    return [(word >> (4 * r)) & 0xF for r in range(15)]
+
+
+def _check_word(word: int, decks: int, what: object) -> int:
+    if not isinstance(word, int) or isinstance(word, bool) or word < 0 or word >> 60:
+        raise InvalidCardsError(f"{what!r} is not a card word (a 60-bit rank-count integer)")
+    return _pack(_unpack(word), decks, what)
+
+
+def _parse_text(text: str) -> int:
+    word = 0
+    s = text.replace("10", "T")
+    for ch in s:
+        if ch in " ,+\t\n":
+            continue
+        r = _CHAR_TO_RANK.get(ch)
+        if r is None:
+            raise InvalidCardsError(
+                f"bad card {ch!r} in {text!r}: cards are written with {RANK_CHARS} (or 10), "
+                "B small joker, R big joker"
+            )
+        word += 1 << (4 * r)
+        if (word >> (4 * r)) & 0xF == 0xF:  # keep the nibble from overflowing into the next rank
+            raise InvalidCardsError(f"{text!r} has too many cards of rank {RANK_CHARS[r]}")
+    return word
+
+
+class Hand:
+    """An immutable multiset of cards (ranks only; suits never matter in play).
+
+    ``Hand("33445BR")``, ``Hand("10 J Q")``, ``Hand(["3", Rank.FOUR])`` or
+    ``Hand.from_word(w)``.  ``str()`` is the canonical sorted form over
+    ``3456789TJQKA2BR``.  ``len`` counts cards; ``x in hand`` tests a rank or
+    a sub-multiset; ``+`` and ``-`` are multiset sum and difference;
+    ``<=``/``<`` are sub-multiset tests.  ``decks`` (1 or 2) bounds the
+    copies of a rank (4 and one joker of each kind, or 8 and 2).
+
+    Raises ``InvalidCardsError`` (a ``ValueError``) naming the bad input.
+    Implements RULES.md section 1.
+    """
+
+    __slots__ = ("_word", "_decks")
+
+    def __init__(self, cards: CardsLike = "", decks: int = 1) -> None:
+        if isinstance(cards, Hand):
+            word = cards._word
+        elif isinstance(cards, str):
+            word = _parse_text(cards)
+        else:
+            try:
+                items = list(cards)
+            except TypeError:
+                raise InvalidCardsError(f"{cards!r} is not cards (give text like '33445BR')") from None
+            word = 0
+            for item in items:
+                word += 1 << (4 * Rank.parse(item))
+                if word >> 60:
+                    raise InvalidCardsError(f"{cards!r} has too many jokers")
+        self._word = _check_word(word, decks, cards)
+        self._decks = decks
+
+    @classmethod
+    def from_word(cls, word: int, decks: int = 1) -> "Hand":
+        """The hand of a kernel card word.  Raises ``InvalidCardsError`` if it is not one."""
+        h = cls.__new__(cls)
+        h._word = _check_word(word, decks, word)
+        h._decks = decks
+        return h
+
+    @classmethod
+    def _trusted(cls, word: int, decks: int = 1) -> "Hand":
+        h = cls.__new__(cls)
+        h._word = word
+        h._decks = decks
+        return h
+
+    @property
+    def word(self) -> int:
+        """The kernel card word (``int``, 60 bits used)."""
+        return self._word
+
+    @property
+    def decks(self) -> int:
+        """How many decks the hand's counts were checked against (1 or 2)."""
+        return self._decks
+
+    def count(self, rank: "Rank | str | int") -> int:
+        """Cards of one rank."""
+        return (self._word >> (4 * Rank.parse(rank))) & 0xF
+
+    def counts(self) -> list[int]:
+        """The 15 rank counts, the 3 first."""
+        return _unpack(self._word)
+
+    def ranks(self) -> list[Rank]:
+        """Each card's rank, sorted low to high."""
+        return [Rank(r) for r, n in enumerate(self.counts()) for _ in range(n)]
+
+    def __iter__(self) -> Iterator[Rank]:
+        return iter(self.ranks())
+
+    def __len__(self) -> int:
+        return sum(self.counts())
+
+    def __bool__(self) -> bool:
+        return self._word != 0
+
+    def __str__(self) -> str:
+        w = self._word
+        return "".join(RANK_CHARS[r] * ((w >> (4 * r)) & 0xF) for r in range(15))
+
+    def __repr__(self) -> str:
+        return f"Hand({str(self)!r})" if self._decks == 1 else f"Hand({str(self)!r}, decks=2)"
+
+    def __hash__(self) -> int:
+        return hash(self._word)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Hand):
+            return self._word == other._word
+        if isinstance(other, str):
+            try:
+                return self._word == _parse_text(other)
+            except InvalidCardsError:
+                return False
+        return NotImplemented
+
+    def _coerce(self, other: object) -> int:
+        if isinstance(other, Hand):
+            return other._word
+        return Hand(other, decks=2)._word  # type: ignore[arg-type]
+
+    def __le__(self, other: CardsLike) -> bool:
+        return all(a <= b for a, b in zip(self.counts(), _unpack(self._coerce(other))))
+
+    def __lt__(self, other: CardsLike) -> bool:
+        return self <= other and self._word != self._coerce(other)
+
+    def __ge__(self, other: CardsLike) -> bool:
+        return Hand._trusted(self._coerce(other)) <= self
+
+    def __gt__(self, other: CardsLike) -> bool:
+        return self >= other and self._word != self._coerce(other)
+
+    def __contains__(self, item: object) -> bool:
+        if isinstance(item, (Rank, int)) and not isinstance(item, bool):
+            return self.count(item) > 0
+        if isinstance(item, str) and len(item.strip()) == 1:
+            return self.count(item) > 0
+        return self >= item  # type: ignore[operator]
+
+    def __add__(self, other: CardsLike) -> "Hand":
+        decks = max(self._decks, other._decks) if isinstance(other, Hand) else self._decks
+        total = [a + b for a, b in zip(self.counts(), _unpack(self._coerce(other)))]
+        return Hand._trusted(_pack(total, decks, f"{self} + {other}"), decks)
+
+    def __sub__(self, other: CardsLike) -> "Hand":
+        o = self._coerce(other)
+        if not Hand._trusted(o) <= self:
+            raise InvalidCardsError(f"cannot remove {str(Hand._trusted(o))!r} from {str(self)!r}: not contained")
+        return Hand._trusted(self._word - o, self._decks)

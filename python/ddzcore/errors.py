@@ -1,0 +1,39 @@
+"""Typed errors.  All subclass ``ValueError`` so ``except ValueError`` catches them."""
+
+from __future__ import annotations
+
+__all__ = [
+    "DdzError",
+    "InvalidCardsError",
+    "InvalidMoveError",
+    "AmbiguousMoveError",
+    "IllegalMoveError",
+]
+
+
+class DdzError(ValueError):
+    """Base class of every error ddzcore raises for bad input."""
+
+
+class InvalidCardsError(DdzError):
+    """Card text or a card word that is not a valid set of cards (RULES.md 1):
+    a bad character, more copies of a rank than the deck holds, too many jokers."""
+
+
+class InvalidMoveError(DdzError):
+    """Cards, or a ``CARDS|COMBO|MAIN|LENGTH`` text, that are not a valid
+    combination (RULES.md 2)."""
+
+
+class AmbiguousMoveError(InvalidMoveError):
+    """Cards that have several readings where one was needed; ``readings``
+    lists them (each a ``Move``)."""
+
+    def __init__(self, message: str, readings: list = ()):  # type: ignore[assignment]
+        super().__init__(message)
+        self.readings = list(readings)
+
+
+class IllegalMoveError(DdzError):
+    """A valid combination that is not legal here: not contained in the hand,
+    or not beating the move to beat (RULES.md 2-3)."""

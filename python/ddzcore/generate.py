@@ -1,0 +1,143 @@
+"""Legal-move generation: one position, or a batch (RULES.md sections 2-3).
+
+Three levels of the same enumeration, all in the kernel's order:
+
+- ``legal_moves`` -> ``MoveList`` (comfort: ``Move`` objects on demand);
+- ``legal_moves_array`` / ``count_moves`` -> NumPy ``MOVE_DTYPE`` array / int;
+- ``legal_moves_batch`` / ``count_moves_batch`` over arrays of positions, in
+  one call that releases the GIL.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence, Union
+
+import numpy as np
+
+from . import _kernel
+from .cards import Hand, _check_word
+from .errors import InvalidCardsError, InvalidMoveError
+from .moves import MOVE_DTYPE, Move, MoveList
+from .rules import Rules
+
+__all__ = [
+    "legal_moves",
+    "legal_moves_array",
+    "count_moves",
+    "legal_moves_batch",
+    "count_moves_batch",
+    "hands_array",
+    "moves_array",
+]
+
+HandLike = Union[Hand, str, int]
+LastLike = Union[Move, str, None]
+
+_STANDARD = Rules()
+
+
+def _hand_word(hand: HandLike, rules: Rules) -> int:
+    if isinstance(hand, Hand):
+        return hand.word if hand.decks <= rules.decks else _check_word(hand.word, rules.decks, hand)
+    if isinstance(hand, str):
+        return Hand(hand, decks=rules.decks).word
+    if isinstance(hand, (int, np.integer)) and not isinstance(hand, bool):
+        return _check_word(int(hand), rules.decks, hand)
+    raise InvalidCardsError(f"{hand!r} is not a hand (give a Hand, card text or a card word)")
+
+
+def _last_codes(last: LastLike, rules: Rules) -> tuple[int, int]:
+    if last is None or (isinstance(last, str) and not last.strip()):
+        return 0, 0
+    move = Move.parse(last, rules)
+    if move.is_pass:
+        raise InvalidMoveError("the move to beat cannot be a pass; give last=None for a free lead")
+    cards, info = move.codes
+    if not _kernel.is_valid_reading(cards, info, rules.flags):
+        raise InvalidMoveError(f"{move} is not a valid combination under {rules!r}")
+    return cards, info
+
+
+def legal_moves(hand: HandLike, last: LastLike = None, rules: Rules | None = None) -> MoveList:
+    """Every legal move of ``hand`` (RULES.md 2-3).
+
+    ``last`` is the move to beat (a ``Move``, move text, or bare cards with
+    one reading); ``None`` is a free lead, where pass is not legal.  When
+    following, the pass move comes first.  After the rocket only pass is legal.
+
+    Raises ``InvalidCardsError`` for a bad hand and ``InvalidMoveError`` (or
+    its subclass ``AmbiguousMoveError``) for a bad ``last``.
+    """
+    rules = rules or _STANDARD
+    flags = rules.flags
+    lc, li = _last_codes(last, rules)
+    return MoveList(_kernel.generate_array(_hand_word(hand, rules), lc, li, flags), rules)
+
+
+def legal_moves_array(hand: HandLike, last: LastLike = None, rules: Rules | None = None) -> np.ndarray:
+    """``legal_moves`` as a ``MOVE_DTYPE`` array of shape ``(n,)`` (fields
+    ``cards`` and ``info``, uint64).  Same errors as ``legal_moves``."""
+    rules = rules or _STANDARD
+    lc, li = _last_codes(last, rules)
+    return _kernel.generate_array(_hand_word(hand, rules), lc, li, rules.flags)
+
+
+def count_moves(hand: HandLike, last: LastLike = None, rules: Rules | None = None) -> int:
+    """How many legal moves ``hand`` has (nothing is stored).  Same errors as ``legal_moves``."""
+    rules = rules or _STANDARD
+    lc, li = _last_codes(last, rules)
+    return _kernel.count(_hand_word(hand, rules), lc, li, rules.flags)
+
+
+def hands_array(hands: Iterable[HandLike], rules: Rules | None = None) -> np.ndarray:
+    """A uint64 array of card words, shape ``(n,)``, from hands or card text."""
+    rules = rules or _STANDARD
+    return np.fromiter((_hand_word(h, rules) for h in hands), dtype=np.uint64)
+
+
+def moves_array(moves: Iterable[LastLike], rules: Rules | None = None) -> np.ndarray:
+    """A ``MOVE_DTYPE`` array from moves or move text (``None`` or ``""`` = free lead, all zero)."""
+    rules = rules or _STANDARD
+    return np.array([_last_codes(m, rules) for m in moves], dtype=MOVE_DTYPE)
+
+
+def _batch_args(hands: "np.ndarray | Sequence[HandLike]", lasts: "np.ndarray | Sequence[LastLike] | None",
+                rules: Rules) -> tuple[np.ndarray, "np.ndarray | None", "np.ndarray | None"]:
+    h = hands if isinstance(hands, np.ndarray) else hands_array(hands, rules)
+    h = np.ascontiguousarray(h, dtype=np.uint64)
+    if h.ndim != 1:
+        raise InvalidCardsError(f"hands must be a 1-d array of card words, got shape {h.shape}")
+    if lasts is None:
+        return h, None, None
+    lm = lasts if isinstance(lasts, np.ndarray) and lasts.dtype == MOVE_DTYPE else moves_array(lasts, rules)
+    return h, np.ascontiguousarray(lm["cards"]), np.ascontiguousarray(lm["info"])
+
+
+def legal_moves_batch(hands: "np.ndarray | Sequence[HandLike]",
+                      lasts: "np.ndarray | Sequence[LastLike] | None" = None,
+                      rules: Rules | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Legal moves of many positions in one call (the GIL is released).
+
+    ``hands``: uint64 card words, shape ``(n,)`` (or hands / card text).
+    ``lasts``: ``None`` (all free leads) or, per position, the move to beat as
+    a ``MOVE_DTYPE`` array of shape ``(n,)`` (all-zero record = free lead) or
+    a sequence of moves / move text / ``None``.
+
+    Returns ``(moves, offsets)``: a ``MOVE_DTYPE`` array and an int64 array of
+    shape ``(n + 1,)``; position i's moves are ``moves[offsets[i]:offsets[i+1]]``.
+    Raises ``InvalidCardsError`` / ``InvalidMoveError`` naming the first bad
+    position, before any work is done.
+    """
+    rules = rules or _STANDARD
+    h, lc, li = _batch_args(hands, lasts, rules)
+    return _kernel.generate_batch(h, lc, li, rules.flags)
+
+
+def count_moves_batch(hands: "np.ndarray | Sequence[HandLike]",
+                      lasts: "np.ndarray | Sequence[LastLike] | None" = None,
+                      rules: Rules | None = None) -> np.ndarray:
+    """Number of legal moves per position, int64 array of shape ``(n,)``;
+    arguments and errors as ``legal_moves_batch``."""
+    rules = rules or _STANDARD
+    h, lc, li = _batch_args(hands, lasts, rules)
+    return _kernel.count_batch(h, lc, li, rules.flags)

@@ -1,0 +1,362 @@
+"""Combinations, moves and move lists (RULES.md section 2).
+
+A ``Move`` is a set of cards plus one reading of them (combination type, main
+rank, chain length): the same cards may be several moves (333444555666 is a
+four-trio plane and two different three-trio planes with wings).  Internally
+a move is the kernel's pair of 64-bit words (``cards``, ``info``; layout in
+``src/ddzcore/bits.pxd``), and a ``MoveList`` holds those pairs in a NumPy
+array, making ``Move`` objects only when asked.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import TYPE_CHECKING, Iterator, Union, overload
+
+import numpy as np
+
+from . import _kernel
+from .cards import RANK_CHARS, Hand, Rank
+from .errors import AmbiguousMoveError, InvalidCardsError, InvalidMoveError
+from .rules import Rules
+
+if TYPE_CHECKING:
+    from .rules import Rules as _Rules
+
+__all__ = ["Combo", "Move", "MoveList", "MOVE_DTYPE", "MoveLike"]
+
+#: NumPy structured dtype of one move: ``cards`` (uint64 card word) and ``info`` (uint64 reading).
+MOVE_DTYPE: np.dtype = _kernel.MOVE_DTYPE
+
+
+class Combo(IntEnum):
+    """Combination type (牌型).  ``str(combo)`` is its lower-case name."""
+
+    PASS = 0  #: 不出 (pass)
+    SINGLE = 1  #: 单牌
+    PAIR = 2  #: 对牌
+    TRIO = 3  #: 三张
+    TRIO_SINGLE = 4  #: 三带一
+    TRIO_PAIR = 5  #: 三带一对
+    STRAIGHT = 6  #: 单顺 (≥5 singles in a row)
+    PAIR_CHAIN = 7  #: 双顺 / 连对 (≥3 pairs in a row)
+    PLANE = 8  #: 三顺 / 飞机 (≥2 trios in a row)
+    PLANE_SINGLE = 9  #: 飞机带单翅 (plane + one single wing a trio)
+    PLANE_PAIR = 10  #: 飞机带对翅 (plane + one pair wing a trio)
+    FOUR_TWO_SINGLE = 11  #: 四带二 (four + two singles; not a bomb)
+    FOUR_TWO_PAIR = 12  #: 四带两对 (four + two pairs; not a bomb)
+    BOMB = 13  #: 炸弹 (four of a rank; two decks: 4 to 8)
+    ROCKET = 14  #: 火箭 / 王炸 (both jokers, one deck)
+    SOFT_BOMB = 15  #: 软炸 (laizi: wild + natural cards)
+    WILD_BOMB = 16  #: 纯癞子炸 (laizi: four wild cards)
+    JOKER_BOMB = 17  #: two, three or four jokers (two decks)
+
+    def __str__(self) -> str:
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, name: "str | int | Combo") -> "Combo":
+        """A combo from its lower-case name or value; ``InvalidMoveError`` otherwise."""
+        if isinstance(name, int):
+            try:
+                return cls(name)
+            except ValueError:
+                pass
+        elif isinstance(name, str):
+            try:
+                return cls[name.strip().upper()]
+            except KeyError:
+                pass
+        names = " ".join(str(c) for c in cls)
+        raise InvalidMoveError(f"{name!r} is not a combination type; one of: {names}")
+
+
+_KICKER_COMBOS = {
+    Combo.TRIO_SINGLE: 3,
+    Combo.TRIO_PAIR: 3,
+    Combo.PLANE_SINGLE: 3,
+    Combo.PLANE_PAIR: 3,
+    Combo.FOUR_TWO_SINGLE: 4,
+    Combo.FOUR_TWO_PAIR: 4,
+}
+
+
+def _info(combo: int, main: int, length: int) -> int:
+    return combo | (main << 5) | (length << 9)
+
+
+def _decks_of(word: int) -> int:
+    counts = [(word >> (4 * r)) & 0xF for r in range(15)]
+    return 2 if max(counts[:13]) > 4 or max(counts[13:]) > 1 else 1
+
+
+MoveLike = Union["Move", str]
+
+
+class Move:
+    """One move: cards plus a reading (RULES.md 2).  Immutable and hashable.
+
+    ``Move("333444|plane|4|2")`` parses the text form ``CARDS|COMBO|MAIN|LENGTH``
+    (pass is ``|pass||0`` or ``pass``); ``Move("33")`` classifies bare cards
+    and needs exactly one reading.  ``str(move)`` gives the text form back.
+
+    Attributes: ``cards`` (``Hand``), ``combo`` (``Combo``), ``main`` (``Rank``,
+    the highest rank of the main part; ``None`` for pass), ``length`` (chain
+    units; 1 for non-chains, 0 for pass), ``kickers`` (``Hand``, the cards
+    outside the main part).
+
+    Raises ``InvalidMoveError`` for text that is not a valid combination under
+    ``rules`` and ``AmbiguousMoveError`` for bare cards with several readings.
+    """
+
+    __slots__ = ("_cards", "_info")
+
+    def __init__(self, text: "str | Move", rules: "_Rules | None" = None) -> None:
+        m = text if isinstance(text, Move) else Move.parse(text, rules)
+        self._cards = m._cards
+        self._info = m._info
+
+    # -- construction ---------------------------------------------------
+    @classmethod
+    def _from_codes(cls, cards: int, info: int) -> "Move":
+        m = cls.__new__(cls)
+        m._cards = cards
+        m._info = info
+        return m
+
+    @classmethod
+    def from_codes(cls, cards: int, info: int, rules: "_Rules | None" = None) -> "Move":
+        """The move of a kernel record; ``InvalidMoveError`` unless it is a valid reading."""
+        rules = rules or Rules()
+        if not isinstance(cards, int) or not isinstance(info, int) or cards < 0 or info < 0 \
+                or cards >> 64 or info >> 64 or not _kernel.is_valid_reading(cards, info, rules.flags):
+            raise InvalidMoveError(f"({cards!r}, {info!r}) is not a valid move record under {rules!r}")
+        return cls._from_codes(cards, info)
+
+    @classmethod
+    def from_parts(
+        cls,
+        cards: "Hand | str",
+        combo: "Combo | str",
+        main: "Rank | str | None",
+        length: int,
+        rules: "_Rules | None" = None,
+    ) -> "Move":
+        """A move from its parts, checked against ``rules`` (``InvalidMoveError`` otherwise)."""
+        rules = rules or Rules()
+        c = Combo.parse(combo)
+        if c is Combo.PASS:
+            if str(Hand(cards, decks=rules.decks)) or (main not in (None, "")) or length != 0:
+                raise InvalidMoveError(f"pass has no cards, main or length: {cards!r}|pass|{main!r}|{length!r}")
+            return PASS
+        hand = cards if isinstance(cards, Hand) else Hand(cards, decks=rules.decks)
+        try:
+            m = Rank.parse(main)  # type: ignore[arg-type]
+        except InvalidCardsError as e:
+            raise InvalidMoveError(str(e)) from None
+        if not isinstance(length, int) or not 1 <= length <= 12:
+            raise InvalidMoveError(f"length {length!r} is not a chain length (1..12)")
+        info = _info(c, m, length)
+        if not _kernel.is_valid_reading(hand.word, info, rules.flags):
+            readings = ", ".join(str(r) for r in classify(hand, rules)) or "none"
+            raise InvalidMoveError(
+                f"{hand}|{c}|{m}|{length} is not a valid combination (readings of {hand}: {readings})"
+            )
+        return cls._from_codes(hand.word, info)
+
+    @classmethod
+    def parse(cls, text: str, rules: "_Rules | None" = None) -> "Move":
+        """Parse ``CARDS|COMBO|MAIN|LENGTH``, ``pass``, or bare cards with one reading."""
+        if isinstance(text, Move):
+            return text
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"{text!r} is not a move (give text like '33' or '333444|plane|4|2')")
+        t = text.strip()
+        if t.lower() == "pass":
+            return PASS
+        if "|" in t:
+            parts = t.split("|")
+            if len(parts) != 4:
+                raise InvalidMoveError(f"{text!r}: a move is CARDS|COMBO|MAIN|LENGTH")
+            cards, combo, main, length = parts
+            try:
+                n = int(length)
+            except ValueError:
+                raise InvalidMoveError(f"{text!r}: length {length!r} is not a number") from None
+            try:
+                return cls.from_parts(cards, combo, main or None, n, rules)
+            except InvalidCardsError as e:
+                raise InvalidMoveError(f"{text!r}: {e}") from None
+        try:
+            hand = Hand(t, decks=(rules or Rules()).decks)
+        except InvalidCardsError as e:
+            raise InvalidMoveError(str(e)) from None
+        readings = classify(hand, rules)
+        if not readings:
+            raise InvalidMoveError(f"{t!r} is not a valid combination")
+        if len(readings) > 1:
+            listed = ", ".join(str(r) for r in readings)
+            raise AmbiguousMoveError(f"{t!r} has {len(readings)} readings; give one of: {listed}", readings)
+        return readings[0]
+
+    @classmethod
+    def from_action_id(cls, action_id: int, rules: "_Rules | None" = None) -> "Move":
+        """The move with this dense id in ``action_space(rules)``."""
+        from .action_space import action_space
+
+        return action_space(rules)[action_id]
+
+    # -- attributes -----------------------------------------------------
+    @property
+    def cards(self) -> Hand:
+        return Hand._trusted(self._cards, _decks_of(self._cards))
+
+    @property
+    def combo(self) -> Combo:
+        return Combo(self._info & 0x1F)
+
+    @property
+    def main(self) -> "Rank | None":
+        return None if self._info & 0x1F == 0 else Rank((self._info >> 5) & 0xF)
+
+    @property
+    def length(self) -> int:
+        return (self._info >> 9) & 0x1F
+
+    @property
+    def codes(self) -> tuple[int, int]:
+        """The kernel record: (card word, info word)."""
+        return self._cards, self._info
+
+    @property
+    def is_pass(self) -> bool:
+        return self._info & 0x1F == 0
+
+    @property
+    def is_bomb(self) -> bool:
+        """Bombs, the rocket and the laizi and two-deck bomb kinds."""
+        return self._info & 0x1F >= Combo.BOMB
+
+    @property
+    def kickers(self) -> Hand:
+        """The cards outside the main part (带的牌); empty for moves without kickers."""
+        k = _KICKER_COMBOS.get(self.combo)
+        if k is None:
+            return Hand()
+        main, length = (self._info >> 5) & 0xF, self.length
+        core = sum(k << (4 * r) for r in range(main - length + 1, main + 1))
+        return Hand._trusted(self._cards - core, _decks_of(self._cards))
+
+    def beats(self, other: MoveLike, rules: "_Rules | None" = None) -> bool:
+        """Whether this move beats ``other`` (RULES.md 2, comparing)."""
+        rules = rules or Rules()
+        o = Move.parse(other, rules) if not isinstance(other, Move) else other
+        return _kernel.beats_codes(self._cards, self._info, o._cards, o._info, rules.flags)
+
+    def action_id(self, rules: "_Rules | None" = None) -> int:
+        """This move's dense id in ``action_space(rules)`` (pass is 0)."""
+        from .action_space import action_space
+
+        return action_space(rules).index(self)
+
+    # -- protocol -------------------------------------------------------
+    def __str__(self) -> str:
+        if self.is_pass:
+            return "|pass||0"
+        return f"{Hand._trusted(self._cards)}|{self.combo}|{RANK_CHARS[(self._info >> 5) & 0xF]}|{self.length}"
+
+    def __repr__(self) -> str:
+        return f"Move({str(self)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Move):
+            return self._cards == other._cards and self._info == other._info
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self._cards, self._info))
+
+
+#: The pass move (不出).
+PASS = Move._from_codes(0, 0)
+
+
+class MoveList:
+    """The legal moves of a position, in the kernel's deterministic order.
+
+    Re-iterable; ``len``, ``bool``, ``in`` (a ``Move`` or move text),
+    indexing and slicing.  ``codes`` is the underlying ``MOVE_DTYPE`` array
+    (shape ``(n,)``); ``Move`` objects are made only when iterated or indexed.
+    """
+
+    __slots__ = ("_codes", "_rules")
+
+    def __init__(self, codes: np.ndarray, rules: "_Rules | None" = None) -> None:
+        self._codes = codes
+        self._rules = rules
+
+    @property
+    def codes(self) -> np.ndarray:
+        """The moves as a ``MOVE_DTYPE`` array (``cards``, ``info``: uint64)."""
+        return self._codes
+
+    def __len__(self) -> int:
+        return len(self._codes)
+
+    def count(self) -> int:
+        """Number of moves (same as ``len``)."""
+        return len(self._codes)
+
+    def __bool__(self) -> bool:
+        return len(self._codes) > 0
+
+    def __iter__(self) -> Iterator[Move]:
+        make = Move._from_codes
+        for cards, info in self._codes.tolist():
+            yield make(cards, info)
+
+    @overload
+    def __getitem__(self, i: int) -> Move: ...
+    @overload
+    def __getitem__(self, i: slice) -> "MoveList": ...
+    def __getitem__(self, i: "int | slice") -> "Move | MoveList":
+        if isinstance(i, slice):
+            return MoveList(self._codes[i], self._rules)
+        rec = self._codes[i]
+        return Move._from_codes(int(rec["cards"]), int(rec["info"]))
+
+    def __contains__(self, move: object) -> bool:
+        if isinstance(move, str):
+            try:
+                move = Move.parse(move, self._rules)
+            except InvalidMoveError:
+                return False
+        if not isinstance(move, Move):
+            return False
+        c = self._codes
+        return bool(np.any((c["cards"] == move._cards) & (c["info"] == move._info)))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, MoveList):
+            return bool(np.array_equal(self._codes, other._codes))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        shown = ", ".join(str(m) for m in self[:8])
+        more = f", ... ({len(self)} moves)" if len(self) > 8 else ""
+        return f"<MoveList [{shown}{more}]>"
+
+
+def classify(cards: "Hand | str", rules: "_Rules | None" = None) -> list[Move]:
+    """Every valid reading of exactly these cards (RULES.md 2); ``[]`` if none.
+
+    Raises ``InvalidCardsError`` for bad card text.
+    """
+    rules = rules or Rules()
+    hand = cards if isinstance(cards, Hand) else Hand(cards, decks=rules.decks)
+    if hand.decks > rules.decks:
+        hand = Hand.from_word(hand.word, rules.decks)
+    make = Move._from_codes
+    return [make(c, i) for c, i in _kernel.classify_array(hand.word, rules.flags).tolist()]

@@ -1,0 +1,35 @@
+"""Extension modules only; everything else is in pyproject.toml.
+
+DDZ_DEBUG=1 builds the kernel with bounds checks, -O0 -g and
+AddressSanitizer/UBSan (gcc or clang) for hunting memory errors.
+"""
+import os
+import sys
+
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+DEBUG = os.environ.get("DDZ_DEBUG", "") not in ("", "0")
+MSVC = sys.platform == "win32"
+
+if DEBUG and not MSVC:
+    compile_args = ["-O0", "-g", "-fsanitize=address,undefined", "-fno-omit-frame-pointer"]
+    link_args = ["-fsanitize=address,undefined"]
+else:
+    compile_args = [] if MSVC else ["-O3"]
+    link_args = []
+
+directives = {"language_level": 3}
+if DEBUG:
+    directives.update(boundscheck=True, wraparound=True, initializedcheck=True)
+
+extensions = [
+    Extension(
+        "ddzcore._kernel",
+        ["src/ddzcore/_kernel.pyx"],
+        extra_compile_args=compile_args,
+        extra_link_args=link_args,
+    ),
+]
+
+setup(ext_modules=cythonize(extensions, include_path=["src"], compiler_directives=directives))

@@ -1,0 +1,505 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""ddzcore's move-generation kernel: integers in, integers out.
+
+Implements RULES.md section 2 (one deck) and the combinations of section 8
+(two decks) over the card words of ``bits.pxd``.  Every reading of a card set
+is its own move; the generator writes ``MoveRec`` records into a caller-owned
+buffer and returns how many moves there are (it keeps counting past the
+buffer's capacity, so a caller can grow the buffer and ask again; a capacity
+of 0 only counts).  Nothing here allocates or touches Python objects except
+the ``def`` wrappers at the bottom.
+"""
+
+from libc.stdlib cimport malloc, realloc, free
+from libc.string cimport memcpy
+from libc.stdint cimport int64_t
+
+from ddzcore.bits cimport *
+
+
+import numpy as np
+
+from ddzcore.errors import InvalidCardsError, InvalidMoveError
+
+#: NumPy dtype of a move record: the card word and the reading (info word).
+MOVE_DTYPE = np.dtype([("cards", "<u8"), ("info", "<u8")])
+
+
+cdef struct Gen:
+    MoveRec* out
+    Py_ssize_t n            # moves found (may exceed cap)
+    Py_ssize_t cap          # records the buffer holds
+    u64 exact               # classify mode: emit only this card set (0: off)
+    int size                # classify mode: its card count (0: any)
+    int flags
+    int c[N_RANKS]          # rank counts of the hand
+    int kcap[N_RANKS]       # how many single kickers each rank may give
+    unsigned int pairs      # ranks that may give a kicker pair (bit r)
+
+
+cdef inline void emit(Gen* g, u64 cards, u64 info) noexcept nogil:
+    if g.exact != 0 and cards != g.exact:
+        return
+    if g.n < g.cap:
+        g.out[g.n].cards = cards
+        g.out[g.n].info = info
+    g.n += 1
+
+
+cdef inline bint size_ok(Gen* g, int n) noexcept nogil:
+    return g.size == 0 or g.size == n
+
+
+cdef void setup(Gen* g, u64 hand, int flags, MoveRec* out, Py_ssize_t cap) noexcept nogil:
+    cdef int r, k, most
+    g.out = out
+    g.n = 0
+    g.cap = cap
+    g.exact = 0
+    g.size = 0
+    g.flags = flags
+    g.pairs = 0
+    # RULES.md 2: kickers never hold all four cards of a rank (two decks: never
+    # four or more); jokers count as singles, never a kicker pair.
+    if flags & F_KICKER_REPEAT:
+        most = 8 if flags & F_KICKER_BOMB else 3
+    else:
+        most = 1
+    for r in range(N_RANKS):
+        k = count_of(hand, r)
+        g.c[r] = k
+        if r >= R_SMALL:
+            g.kcap[r] = k if (flags & F_KICKER_REPEAT) and (flags & F_JOKERS_BOTH) else min(k, 1)
+        else:
+            g.kcap[r] = min(k, most)
+            if k >= 2:
+                g.pairs |= 1u << r
+
+
+# ---------------------------------------------------------------- kickers
+
+cdef void kick_singles(Gen* g, u64 w, u64 info, int need, int r, int* cap) noexcept nogil:
+    """Emit w plus every multiset of `need` single kickers from ranks >= r."""
+    cdef int t, m
+    if need == 0:
+        emit(g, w, info)
+        return
+    while r < N_RANKS:
+        m = cap[r]
+        if m > 0:
+            # RULES.md 2 option: the two jokers never kick together.
+            if r == R_BIG and not (g.flags & F_JOKERS_BOTH) and count_of(w, R_SMALL):
+                return
+            if m > need:
+                m = need
+            for t in range(1, m + 1):
+                kick_singles(g, w + <u64>t * unit(r), info, need - t, r + 1, cap)
+        r += 1
+
+
+cdef void kick_pairs(Gen* g, u64 w, u64 info, int need, int r, unsigned int mask) noexcept nogil:
+    """Emit w plus every set of `need` kicker pairs of distinct ranks >= r in mask."""
+    if need == 0:
+        emit(g, w, info)
+        return
+    while r <= R_TWO:
+        if (mask >> r) & 1:
+            kick_pairs(g, w + 2 * unit(r), info, need - 1, r + 1, mask)
+        r += 1
+
+
+cdef inline void with_kickers(Gen* g, u64 w, u64 info, int kind, int need,
+                              int lo, int hi) noexcept nogil:
+    """Emit main part w (ranks lo..hi) with `need` kickers of `kind` (0 none, 1 single, 2 pair)."""
+    cdef int cap[N_RANKS]
+    cdef int r
+    if kind == 0:
+        emit(g, w, info)
+    elif kind == 2:
+        kick_pairs(g, w, info, need, 0, g.pairs & ~(((1u << (hi + 1)) - 1) ^ ((1u << lo) - 1)))
+    else:
+        # A kicker rank never equals a rank of the main part (RULES.md 2).
+        for r in range(N_RANKS):
+            cap[r] = 0 if lo <= r <= hi else g.kcap[r]
+        if info_combo(info) == C_PLANE_SINGLE and not (g.flags & F_WING_TRIO_ADJ):
+            # RLCard: a trio of wings may not extend the chain.
+            if lo > 0 and cap[lo - 1] > 2:
+                cap[lo - 1] = 2
+            if hi < R_ACE and cap[hi + 1] > 2:
+                cap[hi + 1] = 2
+        kick_singles(g, w, info, need, 0, cap)
+
+
+# ---------------------------------------------------------------- combinations
+
+cdef void gen_sets(Gen* g, int combo, int k, int lo, int top) noexcept nogil:
+    """Single, pair or trio (k cards of one rank) with rank >= lo, up to rank top."""
+    cdef int r
+    if not size_ok(g, k):
+        return
+    for r in range(lo, top + 1):
+        if g.c[r] >= k:
+            emit(g, <u64>k * unit(r), make_info(combo, r, 1))
+
+
+cdef void gen_trio_kick(Gen* g, int combo, int lo) noexcept nogil:
+    """Trio + single or trio + pair, trio rank >= lo."""
+    cdef int r, kind = 1 if combo == C_TRIO_SINGLE else 2
+    if not size_ok(g, 3 + kind):
+        return
+    for r in range(lo, R_TWO + 1):
+        if g.c[r] >= 3:
+            with_kickers(g, 3 * unit(r), make_info(combo, r, 1), kind, 1, r, r)
+
+
+cdef void gen_four_two(Gen* g, int combo, int lo) noexcept nogil:
+    """Four with two singles or two pairs (never a bomb), quad rank >= lo."""
+    cdef int r, kind = 1 if combo == C_FOUR_TWO_SINGLE else 2
+    if not (g.flags & F_FOUR_TWO) or not size_ok(g, 4 + 2 * kind):
+        return
+    for r in range(lo, R_TWO + 1):
+        if g.c[r] >= 4:
+            with_kickers(g, 4 * unit(r), make_info(combo, r, 1), kind, 2, r, r)
+
+
+cdef void gen_chain(Gen* g, int combo, int k, int min_len, int kind, int lo, int fix_len) noexcept nogil:
+    """Chains of k cards a rank within 3..A, top rank >= lo, each unit with
+    one kicker of `kind` (0 none, 1 single, 2 pair); fix_len 0 = any length."""
+    cdef int run[R_ACE + 2]
+    cdef int s, length, top, unit_size = k + kind
+    if g.size:
+        if g.size % unit_size:
+            return
+        if fix_len and fix_len != g.size // unit_size:
+            return
+        fix_len = g.size // unit_size
+    run[R_ACE + 1] = 0
+    for s in range(R_ACE, -1, -1):
+        run[s] = run[s + 1] + 1 if g.c[s] >= k else 0
+    for s in range(R_ACE + 1):
+        for length in range(min_len, run[s] + 1):
+            if fix_len and length != fix_len:
+                continue
+            top = s + length - 1
+            if top < lo:
+                continue
+            with_kickers(g, run_word(s, length, k), make_info(combo, top, length),
+                         kind, length, s, top)
+
+
+cdef int bomb_power(u64 cards, u64 info, int flags) noexcept nogil:
+    """Order of bombs (RULES.md 2, 7, 8); -1 for a move that is no bomb.
+
+    power = 16 * tier + rank within the tier.  One deck: soft bomb < bomb <
+    wild bomb < rocket.  Two decks: 4-card < two jokers < 5 < 6 < three jokers
+    < 7 < 8 < four jokers, joker bombs ranked by their big jokers.
+    """
+    cdef int combo = info_combo(info), main = info_main(info), n
+    if combo == C_ROCKET:
+        return 16 * 15
+    if combo == C_WILD_BOMB:
+        return 16 * 14 + main
+    if combo == C_SOFT_BOMB:
+        return main
+    if combo == C_BOMB:
+        if flags & F_TWO_DECKS:
+            n = card_total(cards)
+            # tiers 4->0, 5->2, 6->3, 7->5, 8->6 (two jokers and three jokers between)
+            return 16 * (1 + (0 if n == 4 else n - 3 + (n >= 7))) + main
+        return 16 + main
+    if combo == C_JOKER_BOMB:
+        n = card_total(cards)
+        return 16 * (1 + 3 * n - 5) + count_of(cards, R_BIG)   # tiers 2->1, 3->4, 4->7
+    return -1
+
+
+cdef void gen_bombs(Gen* g, int beat) noexcept nogil:
+    """Every bomb, rocket and joker bomb whose power exceeds `beat`."""
+    cdef int r, n, b, big
+    cdef u64 w, info
+    if g.flags & F_TWO_DECKS:
+        for r in range(R_TWO + 1):
+            for n in range(4, g.c[r] + 1):
+                w = <u64>n * unit(r)
+                info = make_info(C_BOMB, r, 1)
+                if size_ok(g, n) and bomb_power(w, info, g.flags) > beat:
+                    emit(g, w, info)
+        for b in range(g.c[R_SMALL] + 1):
+            for big in range(g.c[R_BIG] + 1):
+                if b + big >= 2 and size_ok(g, b + big):
+                    w = <u64>b * unit(R_SMALL) + <u64>big * unit(R_BIG)
+                    info = make_info(C_JOKER_BOMB, R_BIG if big else R_SMALL, 1)
+                    if bomb_power(w, info, g.flags) > beat:
+                        emit(g, w, info)
+        return
+    if size_ok(g, 4):
+        for r in range(R_TWO + 1):
+            if g.c[r] >= 4 and 16 + r > beat:
+                emit(g, 4 * unit(r), make_info(C_BOMB, r, 1))
+    if size_ok(g, 2) and g.c[R_SMALL] and g.c[R_BIG] and 16 * 15 > beat:
+        emit(g, unit(R_SMALL) + unit(R_BIG), make_info(C_ROCKET, R_BIG, 1))
+
+
+cdef void gen_combo(Gen* g, int combo, int lo, int fix_len) noexcept nogil:
+    """Every move of one (non-bomb) combination type, main rank >= lo."""
+    if combo == C_SINGLE:
+        gen_sets(g, C_SINGLE, 1, lo, R_BIG)
+    elif combo == C_PAIR:
+        gen_sets(g, C_PAIR, 2, lo, R_TWO)
+    elif combo == C_TRIO:
+        gen_sets(g, C_TRIO, 3, lo, R_TWO)
+    elif combo == C_TRIO_SINGLE or combo == C_TRIO_PAIR:
+        gen_trio_kick(g, combo, lo)
+    elif combo == C_STRAIGHT:
+        gen_chain(g, C_STRAIGHT, 1, 5, 0, lo, fix_len)
+    elif combo == C_PAIR_CHAIN:
+        gen_chain(g, C_PAIR_CHAIN, 2, 3, 0, lo, fix_len)
+    elif combo == C_PLANE:
+        gen_chain(g, C_PLANE, 3, 2, 0, lo, fix_len)
+    elif combo == C_PLANE_SINGLE:
+        gen_chain(g, C_PLANE_SINGLE, 3, 2, 1, lo, fix_len)
+    elif combo == C_PLANE_PAIR:
+        gen_chain(g, C_PLANE_PAIR, 3, 2, 2, lo, fix_len)
+    elif combo == C_FOUR_TWO_SINGLE or combo == C_FOUR_TWO_PAIR:
+        gen_four_two(g, combo, lo)
+
+
+cdef inline bint is_top_bomb(u64 cards, u64 info, int flags) noexcept nogil:
+    """The rocket (one deck) or four jokers (two decks): nothing can answer it."""
+    if flags & F_TWO_DECKS:
+        return info_combo(info) == C_JOKER_BOMB and card_total(cards) == 4
+    return info_combo(info) == C_ROCKET
+
+
+cdef Py_ssize_t generate(u64 hand, u64 last_cards, u64 last_info, int flags,
+                         MoveRec* out, Py_ssize_t cap) noexcept nogil:
+    """All legal moves of `hand` (RULES.md 2-3) into out[0:cap]; returns the count.
+
+    last_info's combo C_PASS means a free lead (pass is not legal); otherwise
+    pass comes first, then the same type with a higher main rank, then every
+    bomb that beats the last move.  After the top bomb only pass is legal.
+    """
+    cdef Gen g
+    cdef int combo = info_combo(last_info), beat
+    setup(&g, hand, flags, out, cap)
+    if combo == C_PASS:
+        for combo in range(C_SINGLE, C_BOMB):
+            gen_combo(&g, combo, 0, 0)
+        gen_bombs(&g, -1)
+        return g.n
+    emit(&g, 0, make_info(C_PASS, 0, 0))
+    if is_top_bomb(last_cards, last_info, flags):
+        return g.n
+    beat = bomb_power(last_cards, last_info, flags)
+    if beat < 0:
+        gen_combo(&g, combo, info_main(last_info) + 1, info_length(last_info))
+    gen_bombs(&g, beat)
+    return g.n
+
+
+cdef Py_ssize_t classify(u64 cards, int flags, MoveRec* out, Py_ssize_t cap) noexcept nogil:
+    """Every reading of exactly `cards` (RULES.md 2) into out; returns the count."""
+    cdef Gen g
+    cdef int combo
+    setup(&g, cards, flags, out, cap)
+    g.exact = cards
+    g.size = card_total(cards)
+    if cards == 0:
+        return 0
+    for combo in range(C_SINGLE, C_BOMB):
+        gen_combo(&g, combo, 0, 0)
+    gen_bombs(&g, -1)
+    return g.n
+
+
+cdef bint beats(u64 cards, u64 info, u64 last_cards, u64 last_info, int flags) noexcept nogil:
+    """Whether the move (cards, info) beats the last move (RULES.md 2 comparing)."""
+    cdef int p = bomb_power(cards, info, flags), q = bomb_power(last_cards, last_info, flags)
+    if info_combo(last_info) == C_PASS or info_combo(info) == C_PASS:
+        return False
+    if p >= 0 or q >= 0:
+        return p > q
+    return (info_combo(info) == info_combo(last_info)
+            and info_length(info) == info_length(last_info)
+            and card_total(cards) == card_total(last_cards)
+            and info_main(info) > info_main(last_info))
+
+
+cdef bint valid_hand(u64 hand, int flags) noexcept nogil:
+    """Rank counts within one deck (4, jokers 1) or two (8, jokers 2); top nibble empty."""
+    cdef int r, most = 8 if flags & F_TWO_DECKS else 4
+    if hand >> 60:
+        return False
+    for r in range(N_RANKS):
+        if count_of(hand, r) > (most if r < R_SMALL else most // 4):
+            return False
+    return True
+
+
+cdef bint valid_reading(u64 cards, u64 info, int flags) noexcept nogil:
+    """Whether (cards, info) is one of classify(cards)'s readings (or pass)."""
+    cdef MoveRec buf[64]
+    cdef Py_ssize_t i, n
+    if info_combo(info) == C_PASS:
+        return cards == 0 and info == 0
+    if not valid_hand(cards, flags):
+        return False
+    n = classify(cards, flags, buf, 64)
+    for i in range(min(n, 64)):
+        if buf[i].info == info:
+            return True
+    return False
+
+
+# ---------------------------------------------------------------- Python wrappers
+
+cdef MoveRec* _scratch = NULL
+cdef Py_ssize_t _scratch_cap = 0
+
+
+cdef MoveRec* _reserve(Py_ssize_t n) except NULL:
+    global _scratch, _scratch_cap
+    cdef MoveRec* p
+    if n > _scratch_cap:
+        p = <MoveRec*>realloc(_scratch, n * sizeof(MoveRec))
+        if p == NULL:
+            raise MemoryError()
+        _scratch = p
+        _scratch_cap = n
+    return _scratch
+
+
+cdef object _to_array(MoveRec* recs, Py_ssize_t n):
+    arr = np.empty(n, MOVE_DTYPE)
+    cdef unsigned char[::1] raw
+    if n:
+        raw = arr.view(np.uint8)
+        memcpy(&raw[0], recs, n * sizeof(MoveRec))
+    return arr
+
+
+cdef inline void _check_hand(u64 hand, int flags) except *:
+    if not valid_hand(hand, flags):
+        raise InvalidCardsError(f"hand word {hand:#x} has more cards of a rank than the deck holds")
+
+
+def generate_array(u64 hand, u64 last_cards=0, u64 last_info=0, int flags=0):
+    """Legal moves as a MOVE_DTYPE array (kernel order).  The caller has
+    checked that (last_cards, last_info) is a valid reading."""
+    _check_hand(hand, flags)
+    cdef Py_ssize_t n = generate(hand, last_cards, last_info, flags, _scratch, _scratch_cap)
+    if n > _scratch_cap:
+        _reserve(n)
+        n = generate(hand, last_cards, last_info, flags, _scratch, _scratch_cap)
+    return _to_array(_scratch, n)
+
+
+def count(u64 hand, u64 last_cards=0, u64 last_info=0, int flags=0):
+    """Number of legal moves, without storing them."""
+    _check_hand(hand, flags)
+    return generate(hand, last_cards, last_info, flags, NULL, 0)
+
+
+def classify_array(u64 cards, int flags=0):
+    """Every reading of exactly these cards, as a MOVE_DTYPE array."""
+    _check_hand(cards, flags)
+    cdef Py_ssize_t n = classify(cards, flags, _scratch, _scratch_cap)
+    if n > _scratch_cap:
+        _reserve(n)
+        n = classify(cards, flags, _scratch, _scratch_cap)
+    return _to_array(_scratch, n)
+
+
+def beats_codes(u64 cards, u64 info, u64 last_cards, u64 last_info, int flags=0):
+    """Whether move (cards, info) beats (last_cards, last_info)."""
+    return beats(cards, info, last_cards, last_info, flags)
+
+
+def bomb_power_code(u64 cards, u64 info, int flags=0):
+    """The bomb order value of a move, -1 for a non-bomb."""
+    return bomb_power(cards, info, flags)
+
+
+def is_valid_reading(u64 cards, u64 info, int flags=0):
+    """Whether (cards, info) is a valid reading of those cards."""
+    return valid_reading(cards, info, flags)
+
+
+def _check_batch(const u64[::1] hands, const u64[::1] last_cards, const u64[::1] last_info, int flags):
+    cdef Py_ssize_t i, n = hands.shape[0]
+    cdef Py_ssize_t bad = -1, bad_last = -1
+    if last_cards is not None and (last_cards.shape[0] != n or last_info.shape[0] != n):
+        raise InvalidMoveError(f"batch of {n} hands needs {n} last moves, got "
+                         f"{last_cards.shape[0]} cards and {last_info.shape[0]} infos")
+    with nogil:
+        for i in range(n):
+            if not valid_hand(hands[i], flags):
+                bad = i
+                break
+            if last_cards is not None and not valid_reading(last_cards[i], last_info[i], flags):
+                bad_last = i
+                break
+    if bad >= 0:
+        raise InvalidCardsError(f"hands[{bad}] = {hands[bad]:#x} has more cards of a rank than the deck holds")
+    if bad_last >= 0:
+        raise InvalidMoveError(f"last move {bad_last} ({last_cards[bad_last]:#x}, {last_info[bad_last]:#x}) "
+                         f"is not a valid reading of its cards")
+
+
+def generate_batch(const u64[::1] hands, const u64[::1] last_cards=None,
+                   const u64[::1] last_info=None, int flags=0):
+    """Legal moves of many positions in one call, without the GIL.
+
+    Returns (moves, offsets): a MOVE_DTYPE array of every position's moves in
+    turn and an int64 array of n+1 offsets (position i's moves are
+    moves[offsets[i]:offsets[i+1]]).  Raises InvalidCardsError or
+    InvalidMoveError naming the first bad hand or last move (and computes
+    nothing).
+    """
+    _check_batch(hands, last_cards, last_info, flags)
+    cdef Py_ssize_t i, n = hands.shape[0], total = 0, got
+    cdef Py_ssize_t cap = 64 * n + 4096
+    cdef bint follow = last_cards is not None, failed = False
+    cdef MoveRec* buf = <MoveRec*>malloc(cap * sizeof(MoveRec))
+    cdef MoveRec* grown
+    cdef u64 lc, li
+    offsets = np.zeros(n + 1, np.int64)
+    cdef int64_t[::1] off = offsets
+    if buf == NULL:
+        raise MemoryError()
+    try:
+        with nogil:
+            for i in range(n):
+                lc = last_cards[i] if follow else 0
+                li = last_info[i] if follow else 0
+                got = generate(hands[i], lc, li, flags, buf + total, cap - total)
+                if got > cap - total:
+                    cap = 2 * cap + got
+                    grown = <MoveRec*>realloc(buf, cap * sizeof(MoveRec))
+                    if grown == NULL:
+                        failed = True
+                        break
+                    buf = grown
+                    got = generate(hands[i], lc, li, flags, buf + total, cap - total)
+                total += got
+                off[i + 1] = total
+        if failed:
+            raise MemoryError()
+        return _to_array(buf, total), offsets
+    finally:
+        free(buf)
+
+
+def count_batch(const u64[::1] hands, const u64[::1] last_cards=None,
+                const u64[::1] last_info=None, int flags=0):
+    """Number of legal moves of each position (int64 array), without the GIL."""
+    _check_batch(hands, last_cards, last_info, flags)
+    cdef Py_ssize_t i, n = hands.shape[0]
+    cdef bint follow = last_cards is not None
+    counts = np.empty(n, np.int64)
+    cdef int64_t[::1] out = counts
+    with nogil:
+        for i in range(n):
+            out[i] = generate(hands[i], last_cards[i] if follow else 0,
+                              last_info[i] if follow else 0, flags, NULL, 0)
+    return counts

@@ -1,0 +1,29 @@
+"""Shared fixtures: where ../shared lives (RULES.md, cases, positions)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+
+def shared_dir() -> Path:
+    env = os.environ.get("DDZ_SHARED")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parents[2] / "shared"
+
+
+def load_cases() -> list[dict]:
+    return json.loads((shared_dir() / "cases" / "cases.json").read_text())["cases"]
+
+
+def load_positions() -> list[dict]:
+    return json.loads((shared_dir() / "data" / "positions.json").read_text())["positions"]
+
+
+@pytest.fixture(scope="session")
+def positions() -> list[dict]:
+    return load_positions()
