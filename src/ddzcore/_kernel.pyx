@@ -29,17 +29,14 @@ cdef struct Gen:
     MoveRec* out
     Py_ssize_t n            # moves found (may exceed cap)
     Py_ssize_t cap          # records the buffer holds
-    u64 exact               # classify mode: emit only this card set (0: off)
-    int size                # classify mode: its card count (0: any)
+    int size                # classify mode: the card count every move must have (0: any)
     int flags
-    int c[N_RANKS]          # rank counts of the hand
-    int kcap[N_RANKS]       # how many single kickers each rank may give
-    unsigned int pairs      # ranks that may give a kicker pair (bit r)
+    u64 hand
+    unsigned int at_least[9]  # at_least[k]: bit r set when the hand has >= k cards of rank r
+    int kcap[N_RANKS]       # how many single kickers rank r may give
 
 
 cdef inline void emit(Gen* g, u64 cards, u64 info) noexcept nogil:
-    if g.exact != 0 and cards != g.exact:
-        return
     if g.n < g.cap:
         g.out[g.n].cards = cards
         g.out[g.n].info = info
@@ -50,141 +47,197 @@ cdef inline bint size_ok(Gen* g, int n) noexcept nogil:
     return g.size == 0 or g.size == n
 
 
+cdef inline unsigned int from_rank(unsigned int mask, int lo) noexcept nogil:
+    """The bits of mask at rank lo and above."""
+    return mask & ~((1u << lo) - 1u)
+
+
+cdef inline unsigned int rank_span(int lo, int hi) noexcept nogil:
+    """Bits lo..hi set.  rank_span(2, 3) == 0b1100."""
+    return ((1u << (hi + 1)) - 1u) & ~((1u << lo) - 1u)
+
+
 cdef void setup(Gen* g, u64 hand, int flags, MoveRec* out, Py_ssize_t cap) noexcept nogil:
-    cdef int r, k, most
+    cdef int r, k, most, jokers
     g.out = out
     g.n = 0
     g.cap = cap
-    g.exact = 0
     g.size = 0
     g.flags = flags
-    g.pairs = 0
+    g.hand = hand
+    for k in range(9):
+        g.at_least[k] = 0
     # RULES.md 2: kickers never hold all four cards of a rank (two decks: never
     # four or more); jokers count as singles, never a kicker pair.
-    if flags & F_KICKER_REPEAT:
-        most = 8 if flags & F_KICKER_BOMB else 3
-    else:
-        most = 1
+    most = (8 if flags & F_KICKER_BOMB else 3) if flags & F_KICKER_REPEAT else 1
+    jokers = 2 if (flags & F_KICKER_REPEAT) and (flags & F_JOKERS_BOTH) else 1
     for r in range(N_RANKS):
         k = count_of(hand, r)
-        g.c[r] = k
-        if r >= R_SMALL:
-            g.kcap[r] = k if (flags & F_KICKER_REPEAT) and (flags & F_JOKERS_BOTH) else min(k, 1)
-        else:
-            g.kcap[r] = min(k, most)
-            if k >= 2:
-                g.pairs |= 1u << r
+        g.at_least[k] |= 1u << r
+        g.kcap[r] = min(k, most if r < R_SMALL else jokers)
+    for k in range(7, -1, -1):
+        g.at_least[k] |= g.at_least[k + 1]
 
 
 # ---------------------------------------------------------------- kickers
 
-cdef void kick_singles(Gen* g, u64 w, u64 info, int need, int r, int* cap) noexcept nogil:
-    """Emit w plus every multiset of `need` single kickers from ranks >= r."""
-    cdef int t, m
+cdef void kick_singles(Gen* g, u64 w, u64 info, int need, unsigned int ranks,
+                       unsigned int adjacent) noexcept nogil:
+    """Emit w plus every multiset of `need` single kickers drawn from `ranks`
+    (each rank r at most kcap[r] times; at most 2 for ranks in `adjacent`)."""
+    cdef int r, t, m
+    cdef unsigned int rest
+    cdef bint no_joker_pair = not (g.flags & F_JOKERS_BOTH)
+    if need == 1:
+        while ranks:
+            r = ddz_ctz(ranks)
+            ranks &= ranks - 1
+            emit(g, w + unit(r), info)
+        return
+    if need == 2:
+        while ranks:
+            r = ddz_ctz(ranks)
+            ranks &= ranks - 1
+            if g.kcap[r] >= 2:
+                emit(g, w + 2 * unit(r), info)
+            rest = ranks
+            if r == R_SMALL and no_joker_pair:
+                rest &= ~(1u << R_BIG)
+            while rest:
+                t = ddz_ctz(rest)
+                rest &= rest - 1
+                emit(g, w + unit(r) + unit(t), info)
+        return
     if need == 0:
         emit(g, w, info)
         return
-    while r < N_RANKS:
-        m = cap[r]
-        if m > 0:
-            # RULES.md 2 option: the two jokers never kick together.
-            if r == R_BIG and not (g.flags & F_JOKERS_BOTH) and count_of(w, R_SMALL):
-                return
-            if m > need:
-                m = need
-            for t in range(1, m + 1):
-                kick_singles(g, w + <u64>t * unit(r), info, need - t, r + 1, cap)
-        r += 1
+    while ranks:
+        r = ddz_ctz(ranks)
+        ranks &= ranks - 1
+        m = g.kcap[r]
+        if (adjacent >> r) & 1 and m > 2:
+            m = 2
+        if m > need:
+            m = need
+        rest = ranks
+        if r == R_SMALL and no_joker_pair:
+            rest &= ~(1u << R_BIG)
+        for t in range(1, m + 1):
+            kick_singles(g, w + <u64>t * unit(r), info, need - t, rest, adjacent)
 
 
-cdef void kick_pairs(Gen* g, u64 w, u64 info, int need, int r, unsigned int mask) noexcept nogil:
-    """Emit w plus every set of `need` kicker pairs of distinct ranks >= r in mask."""
+cdef void kick_pairs(Gen* g, u64 w, u64 info, int need, unsigned int ranks) noexcept nogil:
+    """Emit w plus every set of `need` kicker pairs of distinct ranks in `ranks`."""
+    cdef int r
     if need == 0:
         emit(g, w, info)
         return
-    while r <= R_TWO:
-        if (mask >> r) & 1:
-            kick_pairs(g, w + 2 * unit(r), info, need - 1, r + 1, mask)
-        r += 1
+    while ranks:
+        r = ddz_ctz(ranks)
+        ranks &= ranks - 1
+        kick_pairs(g, w + 2 * unit(r), info, need - 1, ranks)
 
 
 cdef inline void with_kickers(Gen* g, u64 w, u64 info, int kind, int need,
                               int lo, int hi) noexcept nogil:
-    """Emit main part w (ranks lo..hi) with `need` kickers of `kind` (0 none, 1 single, 2 pair)."""
-    cdef int cap[N_RANKS]
-    cdef int r
+    """Emit main part w (ranks lo..hi) with `need` kickers of `kind` (0 none,
+    1 single, 2 pair).  A kicker rank never equals a main rank (RULES.md 2)."""
+    cdef unsigned int others = ~rank_span(lo, hi), adjacent = 0
     if kind == 0:
         emit(g, w, info)
     elif kind == 2:
-        kick_pairs(g, w, info, need, 0, g.pairs & ~(((1u << (hi + 1)) - 1) ^ ((1u << lo) - 1)))
+        kick_pairs(g, w, info, need, g.at_least[2] & others & 0x1FFF)
     else:
-        # A kicker rank never equals a rank of the main part (RULES.md 2).
-        for r in range(N_RANKS):
-            cap[r] = 0 if lo <= r <= hi else g.kcap[r]
-        if info_combo(info) == C_PLANE_SINGLE and not (g.flags & F_WING_TRIO_ADJ):
-            # RLCard: a trio of wings may not extend the chain.
-            if lo > 0 and cap[lo - 1] > 2:
-                cap[lo - 1] = 2
-            if hi < R_ACE and cap[hi + 1] > 2:
-                cap[hi + 1] = 2
-        kick_singles(g, w, info, need, 0, cap)
+        if need >= 3 and not (g.flags & F_WING_TRIO_ADJ):
+            # RLCard: a trio of wings may not extend the chain (within 3..A).
+            adjacent = rank_span(lo - 1 if lo > 0 else 0, hi + 1) & 0xFFF & others
+        kick_singles(g, w, info, need, g.at_least[1] & others, adjacent)
 
 
 # ---------------------------------------------------------------- combinations
 
-cdef void gen_sets(Gen* g, int combo, int k, int lo, int top) noexcept nogil:
-    """Single, pair or trio (k cards of one rank) with rank >= lo, up to rank top."""
+cdef void gen_sets(Gen* g, int combo, int k, int lo, unsigned int allowed) noexcept nogil:
+    """Single, pair or trio (k cards of one rank) of ranks in `allowed`, rank >= lo."""
     cdef int r
+    cdef unsigned int ranks = from_rank(g.at_least[k] & allowed, lo)
     if not size_ok(g, k):
         return
-    for r in range(lo, top + 1):
-        if g.c[r] >= k:
-            emit(g, <u64>k * unit(r), make_info(combo, r, 1))
+    while ranks:
+        r = ddz_ctz(ranks)
+        ranks &= ranks - 1
+        emit(g, <u64>k * unit(r), make_info(combo, r, 1))
 
 
-cdef void gen_trio_kick(Gen* g, int combo, int lo) noexcept nogil:
-    """Trio + single or trio + pair, trio rank >= lo."""
-    cdef int r, kind = 1 if combo == C_TRIO_SINGLE else 2
-    if not size_ok(g, 3 + kind):
+cdef void gen_with_kickers(Gen* g, int combo, int k, int kind, int need, int lo) noexcept nogil:
+    """k of a rank (a trio, or a quad of four-with-two) with `need` kickers of `kind`, rank >= lo."""
+    cdef int r
+    cdef unsigned int ranks = from_rank(g.at_least[k] & 0x1FFF, lo)
+    if not size_ok(g, k + need * kind):
         return
-    for r in range(lo, R_TWO + 1):
-        if g.c[r] >= 3:
-            with_kickers(g, 3 * unit(r), make_info(combo, r, 1), kind, 1, r, r)
-
-
-cdef void gen_four_two(Gen* g, int combo, int lo) noexcept nogil:
-    """Four with two singles or two pairs (never a bomb), quad rank >= lo."""
-    cdef int r, kind = 1 if combo == C_FOUR_TWO_SINGLE else 2
-    if not (g.flags & F_FOUR_TWO) or not size_ok(g, 4 + 2 * kind):
-        return
-    for r in range(lo, R_TWO + 1):
-        if g.c[r] >= 4:
-            with_kickers(g, 4 * unit(r), make_info(combo, r, 1), kind, 2, r, r)
+    while ranks:
+        r = ddz_ctz(ranks)
+        ranks &= ranks - 1
+        with_kickers(g, <u64>k * unit(r), make_info(combo, r, 1), kind, need, r, r)
 
 
 cdef void gen_chain(Gen* g, int combo, int k, int min_len, int kind, int lo, int fix_len) noexcept nogil:
     """Chains of k cards a rank within 3..A, top rank >= lo, each unit with
     one kicker of `kind` (0 none, 1 single, 2 pair); fix_len 0 = any length."""
-    cdef int run[R_ACE + 2]
-    cdef int s, length, top, unit_size = k + kind
+    cdef unsigned int ranks = g.at_least[k] & 0xFFF, starts
+    cdef int s, top, i, unit_size = k + kind
+    cdef u64 w
     if g.size:
-        if g.size % unit_size:
-            return
-        if fix_len and fix_len != g.size // unit_size:
+        if g.size % unit_size or (fix_len and fix_len != g.size // unit_size):
             return
         fix_len = g.size // unit_size
-    run[R_ACE + 1] = 0
-    for s in range(R_ACE, -1, -1):
-        run[s] = run[s + 1] + 1 if g.c[s] >= k else 0
-    for s in range(R_ACE + 1):
-        for length in range(min_len, run[s] + 1):
-            if fix_len and length != fix_len:
-                continue
-            top = s + length - 1
-            if top < lo:
-                continue
-            with_kickers(g, run_word(s, length, k), make_info(combo, top, length),
-                         kind, length, s, top)
+    if fix_len:
+        if fix_len < min_len:
+            return
+        min_len = fix_len
+    starts = ranks
+    for i in range(1, min_len):
+        starts &= ranks >> i
+    while starts:
+        s = ddz_ctz(starts)
+        starts &= starts - 1
+        top = s + min_len - 1
+        w = run_word(s, min_len, k)
+        while True:
+            if top >= lo:
+                with_kickers(g, w, make_info(combo, top, top - s + 1), kind, top - s + 1, s, top)
+            top += 1
+            if fix_len or top > R_ACE or not (ranks >> top) & 1:
+                break
+            w += <u64>k * unit(top)
+
+
+cdef void gen_combo(Gen* g, int combo, int lo, int fix_len) noexcept nogil:
+    """Every move of one (non-bomb) combination type, main rank >= lo."""
+    if combo == C_SINGLE:
+        gen_sets(g, C_SINGLE, 1, lo, 0x7FFF)
+    elif combo == C_PAIR:
+        gen_sets(g, C_PAIR, 2, lo, 0x1FFF)
+    elif combo == C_TRIO:
+        gen_sets(g, C_TRIO, 3, lo, 0x1FFF)
+    elif combo == C_TRIO_SINGLE:
+        gen_with_kickers(g, C_TRIO_SINGLE, 3, 1, 1, lo)
+    elif combo == C_TRIO_PAIR:
+        gen_with_kickers(g, C_TRIO_PAIR, 3, 2, 1, lo)
+    elif combo == C_STRAIGHT:
+        gen_chain(g, C_STRAIGHT, 1, 5, 0, lo, fix_len)
+    elif combo == C_PAIR_CHAIN:
+        gen_chain(g, C_PAIR_CHAIN, 2, 3, 0, lo, fix_len)
+    elif combo == C_PLANE:
+        gen_chain(g, C_PLANE, 3, 2, 0, lo, fix_len)
+    elif combo == C_PLANE_SINGLE:
+        gen_chain(g, C_PLANE_SINGLE, 3, 2, 1, lo, fix_len)
+    elif combo == C_PLANE_PAIR:
+        gen_chain(g, C_PLANE_PAIR, 3, 2, 2, lo, fix_len)
+    elif g.flags & F_FOUR_TWO:
+        if combo == C_FOUR_TWO_SINGLE:
+            gen_with_kickers(g, C_FOUR_TWO_SINGLE, 4, 1, 2, lo)
+        elif combo == C_FOUR_TWO_PAIR:
+            gen_with_kickers(g, C_FOUR_TWO_PAIR, 4, 2, 2, lo)
 
 
 cdef int bomb_power(u64 cards, u64 info, int flags) noexcept nogil:
@@ -217,15 +270,16 @@ cdef void gen_bombs(Gen* g, int beat) noexcept nogil:
     """Every bomb, rocket and joker bomb whose power exceeds `beat`."""
     cdef int r, n, b, big
     cdef u64 w, info
+    cdef unsigned int ranks = g.at_least[4] & 0x1FFF
     if g.flags & F_TWO_DECKS:
         for r in range(R_TWO + 1):
-            for n in range(4, g.c[r] + 1):
+            for n in range(4, count_of(g.hand, r) + 1):
                 w = <u64>n * unit(r)
                 info = make_info(C_BOMB, r, 1)
                 if size_ok(g, n) and bomb_power(w, info, g.flags) > beat:
                     emit(g, w, info)
-        for b in range(g.c[R_SMALL] + 1):
-            for big in range(g.c[R_BIG] + 1):
+        for b in range(count_of(g.hand, R_SMALL) + 1):
+            for big in range(count_of(g.hand, R_BIG) + 1):
                 if b + big >= 2 and size_ok(g, b + big):
                     w = <u64>b * unit(R_SMALL) + <u64>big * unit(R_BIG)
                     info = make_info(C_JOKER_BOMB, R_BIG if big else R_SMALL, 1)
@@ -233,35 +287,13 @@ cdef void gen_bombs(Gen* g, int beat) noexcept nogil:
                         emit(g, w, info)
         return
     if size_ok(g, 4):
-        for r in range(R_TWO + 1):
-            if g.c[r] >= 4 and 16 + r > beat:
+        while ranks:
+            r = ddz_ctz(ranks)
+            ranks &= ranks - 1
+            if 16 + r > beat:
                 emit(g, 4 * unit(r), make_info(C_BOMB, r, 1))
-    if size_ok(g, 2) and g.c[R_SMALL] and g.c[R_BIG] and 16 * 15 > beat:
+    if size_ok(g, 2) and (g.at_least[1] >> R_SMALL) == 3 and 16 * 15 > beat:
         emit(g, unit(R_SMALL) + unit(R_BIG), make_info(C_ROCKET, R_BIG, 1))
-
-
-cdef void gen_combo(Gen* g, int combo, int lo, int fix_len) noexcept nogil:
-    """Every move of one (non-bomb) combination type, main rank >= lo."""
-    if combo == C_SINGLE:
-        gen_sets(g, C_SINGLE, 1, lo, R_BIG)
-    elif combo == C_PAIR:
-        gen_sets(g, C_PAIR, 2, lo, R_TWO)
-    elif combo == C_TRIO:
-        gen_sets(g, C_TRIO, 3, lo, R_TWO)
-    elif combo == C_TRIO_SINGLE or combo == C_TRIO_PAIR:
-        gen_trio_kick(g, combo, lo)
-    elif combo == C_STRAIGHT:
-        gen_chain(g, C_STRAIGHT, 1, 5, 0, lo, fix_len)
-    elif combo == C_PAIR_CHAIN:
-        gen_chain(g, C_PAIR_CHAIN, 2, 3, 0, lo, fix_len)
-    elif combo == C_PLANE:
-        gen_chain(g, C_PLANE, 3, 2, 0, lo, fix_len)
-    elif combo == C_PLANE_SINGLE:
-        gen_chain(g, C_PLANE_SINGLE, 3, 2, 1, lo, fix_len)
-    elif combo == C_PLANE_PAIR:
-        gen_chain(g, C_PLANE_PAIR, 3, 2, 2, lo, fix_len)
-    elif combo == C_FOUR_TWO_SINGLE or combo == C_FOUR_TWO_PAIR:
-        gen_four_two(g, combo, lo)
 
 
 cdef inline bint is_top_bomb(u64 cards, u64 info, int flags) noexcept nogil:
@@ -298,11 +330,14 @@ cdef Py_ssize_t generate(u64 hand, u64 last_cards, u64 last_info, int flags,
 
 
 cdef Py_ssize_t classify(u64 cards, int flags, MoveRec* out, Py_ssize_t cap) noexcept nogil:
-    """Every reading of exactly `cards` (RULES.md 2) into out; returns the count."""
+    """Every reading of exactly `cards` (RULES.md 2) into out; returns the count.
+
+    Generates from the card set itself, keeping only moves of its whole size:
+    such a move uses every card, so no other filter is needed.
+    """
     cdef Gen g
     cdef int combo
     setup(&g, cards, flags, out, cap)
-    g.exact = cards
     g.size = card_total(cards)
     if cards == 0:
         return 0
@@ -447,47 +482,45 @@ def _check_batch(const u64[::1] hands, const u64[::1] last_cards, const u64[::1]
 
 
 def generate_batch(const u64[::1] hands, const u64[::1] last_cards=None,
-                   const u64[::1] last_info=None, int flags=0):
+                   const u64[::1] last_info=None, int flags=0, out=None):
     """Legal moves of many positions in one call, without the GIL.
 
     Returns (moves, offsets): a MOVE_DTYPE array of every position's moves in
     turn and an int64 array of n+1 offsets (position i's moves are
-    moves[offsets[i]:offsets[i+1]]).  Raises InvalidCardsError or
+    moves[offsets[i]:offsets[i+1]]).  `out`, a MOVE_DTYPE array, is written
+    into (and moves is a view of it) when it is large enough; pass the
+    previous call's result to reuse its memory.  Raises InvalidCardsError or
     InvalidMoveError naming the first bad hand or last move (and computes
     nothing).
     """
     _check_batch(hands, last_cards, last_info, flags)
-    cdef Py_ssize_t i, n = hands.shape[0], total = 0, got
-    cdef Py_ssize_t cap = 64 * n + 4096
-    cdef bint follow = last_cards is not None, failed = False
-    cdef MoveRec* buf = <MoveRec*>malloc(cap * sizeof(MoveRec))
-    cdef MoveRec* grown
+    cdef Py_ssize_t i = 0, n = hands.shape[0], total = 0, got, cap
+    cdef bint follow = last_cards is not None
     cdef u64 lc, li
-    offsets = np.zeros(n + 1, np.int64)
+    cdef MoveRec* buf
+    if not isinstance(out, np.ndarray) or out.ndim != 1 or out.dtype != MOVE_DTYPE or not out.flags.c_contiguous or not out.flags.writeable:
+        out = np.empty(64 * n + 1024, MOVE_DTYPE)
+    offsets = np.empty(n + 1, np.int64)
     cdef int64_t[::1] off = offsets
-    if buf == NULL:
-        raise MemoryError()
-    try:
+    off[0] = 0
+    while i < n:
+        cap = out.shape[0]
+        buf = <MoveRec*><size_t>out.ctypes.data
         with nogil:
-            for i in range(n):
+            while i < n:
                 lc = last_cards[i] if follow else 0
                 li = last_info[i] if follow else 0
                 got = generate(hands[i], lc, li, flags, buf + total, cap - total)
                 if got > cap - total:
-                    cap = 2 * cap + got
-                    grown = <MoveRec*>realloc(buf, cap * sizeof(MoveRec))
-                    if grown == NULL:
-                        failed = True
-                        break
-                    buf = grown
-                    got = generate(hands[i], lc, li, flags, buf + total, cap - total)
+                    break
                 total += got
-                off[i + 1] = total
-        if failed:
-            raise MemoryError()
-        return _to_array(buf, total), offsets
-    finally:
-        free(buf)
+                i += 1
+                off[i] = total
+        if i < n:  # out of room: grow (with the GIL) and carry on from position i
+            grown = np.empty(2 * cap + got, MOVE_DTYPE)
+            grown[:total] = out[:total]
+            out = grown
+    return out[:total], offsets
 
 
 def count_batch(const u64[::1] hands, const u64[::1] last_cards=None,

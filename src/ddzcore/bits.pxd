@@ -65,6 +65,18 @@ cdef enum:
     F_TWO_DECKS = 32          # section 8: two decks, big bombs, joker bombs
     F_JOKER2_LOW = 64         # two-deck: two jokers rank between 4- and 5-card bombs
 
+cdef extern from *:
+    """
+    #if defined(_MSC_VER)
+    #include <intrin.h>
+    static __inline int ddz_ctz(unsigned int x) { unsigned long i; _BitScanForward(&i, x); return (int)i; }
+    #else
+    static inline int ddz_ctz(unsigned int x) { return __builtin_ctz(x); }
+    #endif
+    """
+    # Index of the lowest set bit of a non-zero x.  ddz_ctz(0b1000) == 3.
+    int ddz_ctz(unsigned int x) noexcept nogil
+
 # A move record as the generator writes it into the caller's buffer.
 cdef struct MoveRec:
     u64 cards
