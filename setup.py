@@ -6,6 +6,7 @@ AddressSanitizer/UBSan (gcc or clang) for hunting memory errors.
 import os
 import sys
 
+import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
@@ -27,6 +28,8 @@ extensions = [
     Extension(
         "ddzcore._kernel",
         ["src/ddzcore/_kernel.pyx"],
+        include_dirs=[numpy.get_include()],
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
         extra_compile_args=compile_args,
         extra_link_args=link_args,
     ),

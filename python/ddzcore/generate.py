@@ -37,8 +37,10 @@ _STANDARD = Rules()
 
 
 def _hand_word(hand: HandLike, rules: Rules) -> int:
+    if type(hand) is Hand and hand._decks <= rules.decks:
+        return hand._word
     if isinstance(hand, Hand):
-        return hand.word if hand.decks <= rules.decks else _check_word(hand.word, rules.decks, hand)
+        return _check_word(hand.word, rules.decks, hand)
     if isinstance(hand, str):
         return Hand(hand, decks=rules.decks).word
     if isinstance(hand, (int, np.integer)) and not isinstance(hand, bool):
@@ -47,15 +49,19 @@ def _hand_word(hand: HandLike, rules: Rules) -> int:
 
 
 def _last_codes(last: LastLike, rules: Rules) -> tuple[int, int]:
-    if last is None or (isinstance(last, str) and not last.strip()):
+    """The kernel record of the move to beat; (0, 0) for a free lead.  The
+    kernel checks that the record is a valid reading under the rules."""
+    if last is None:
         return 0, 0
-    move = Move.parse(last, rules)
+    if type(last) is Move:
+        move = last
+    elif isinstance(last, str) and not last.strip():
+        return 0, 0
+    else:
+        move = Move.parse(last, rules)
     if move.is_pass:
         raise InvalidMoveError("the move to beat cannot be a pass; give last=None for a free lead")
-    cards, info = move.codes
-    if not _kernel.is_valid_reading(cards, info, rules.flags):
-        raise InvalidMoveError(f"{move} is not a valid combination under {rules!r}")
-    return cards, info
+    return move._cards, move._info
 
 
 def legal_moves(hand: HandLike, last: LastLike = None, rules: Rules | None = None) -> MoveList:
@@ -69,9 +75,8 @@ def legal_moves(hand: HandLike, last: LastLike = None, rules: Rules | None = Non
     its subclass ``AmbiguousMoveError``) for a bad ``last``.
     """
     rules = rules or _STANDARD
-    flags = rules.flags
     lc, li = _last_codes(last, rules)
-    return MoveList(_kernel.generate_array(_hand_word(hand, rules), lc, li, flags), rules)
+    return MoveList(_kernel.generate_array(_hand_word(hand, rules), lc, li, rules._flags), rules)
 
 
 def legal_moves_array(hand: HandLike, last: LastLike = None, rules: Rules | None = None) -> np.ndarray:

@@ -17,12 +17,27 @@ from libc.stdint cimport int64_t
 from ddzcore.bits cimport *
 
 
+cimport numpy as cnp
+
 import numpy as np
+
+cnp.import_array()
+
+cdef extern from *:
+    """
+    /* An uninitialised 1-d array of n records of dtype descr (borrowed). */
+    static PyObject* ddz_new_records(PyObject* descr, npy_intp n) {
+        Py_INCREF(descr);  /* PyArray_NewFromDescr steals a reference */
+        return PyArray_NewFromDescr(&PyArray_Type, (PyArray_Descr*)descr, 1, &n, NULL, NULL, 0, NULL);
+    }
+    """
+    object ddz_new_records(object descr, cnp.npy_intp n)
 
 from ddzcore.errors import InvalidCardsError, InvalidMoveError
 
 #: NumPy dtype of a move record: the card word and the reading (info word).
 MOVE_DTYPE = np.dtype([("cards", "<u8"), ("info", "<u8")])
+cdef cnp.dtype _MOVE_DESCR = MOVE_DTYPE
 
 
 cdef struct Gen:
@@ -404,24 +419,37 @@ cdef MoveRec* _reserve(Py_ssize_t n) except NULL:
     return _scratch
 
 
-cdef object _to_array(MoveRec* recs, Py_ssize_t n):
-    arr = np.empty(n, MOVE_DTYPE)
-    cdef unsigned char[::1] raw
+cdef cnp.ndarray _new_moves(Py_ssize_t n):
+    """An uninitialised MOVE_DTYPE array of n records."""
+    return <cnp.ndarray>ddz_new_records(_MOVE_DESCR, n)
+
+
+cdef cnp.ndarray _to_array(MoveRec* recs, Py_ssize_t n):
+    cdef cnp.ndarray arr = _new_moves(n)
     if n:
-        raw = arr.view(np.uint8)
-        memcpy(&raw[0], recs, n * sizeof(MoveRec))
+        memcpy(cnp.PyArray_DATA(arr), recs, n * sizeof(MoveRec))
     return arr
 
 
-cdef inline void _check_hand(u64 hand, int flags) except *:
+cdef inline void _check_position(u64 hand, u64 last_cards, u64 last_info, int flags) except *:
     if not valid_hand(hand, flags):
         raise InvalidCardsError(f"hand word {hand:#x} has more cards of a rank than the deck holds")
+    if last_info == 0:
+        if last_cards != 0:
+            raise InvalidMoveError("the move to beat cannot be a pass; give no last move for a free lead")
+    elif not valid_reading(last_cards, last_info, flags):
+        raise InvalidMoveError(f"the move to beat ({last_cards:#x}, {last_info:#x}) is not a valid "
+                               f"combination under these rules")
 
 
 def generate_array(u64 hand, u64 last_cards=0, u64 last_info=0, int flags=0):
-    """Legal moves as a MOVE_DTYPE array (kernel order).  The caller has
-    checked that (last_cards, last_info) is a valid reading."""
-    _check_hand(hand, flags)
+    """Legal moves as a MOVE_DTYPE array (kernel order).
+
+    Raises InvalidCardsError for a hand the deck cannot hold and
+    InvalidMoveError when (last_cards, last_info) is neither a free lead
+    (0, 0) nor a valid reading of its cards under these rules.
+    """
+    _check_position(hand, last_cards, last_info, flags)
     cdef Py_ssize_t n = generate(hand, last_cards, last_info, flags, _scratch, _scratch_cap)
     if n > _scratch_cap:
         _reserve(n)
@@ -430,14 +458,14 @@ def generate_array(u64 hand, u64 last_cards=0, u64 last_info=0, int flags=0):
 
 
 def count(u64 hand, u64 last_cards=0, u64 last_info=0, int flags=0):
-    """Number of legal moves, without storing them."""
-    _check_hand(hand, flags)
+    """Number of legal moves, without storing them.  Errors as generate_array."""
+    _check_position(hand, last_cards, last_info, flags)
     return generate(hand, last_cards, last_info, flags, NULL, 0)
 
 
 def classify_array(u64 cards, int flags=0):
     """Every reading of exactly these cards, as a MOVE_DTYPE array."""
-    _check_hand(cards, flags)
+    _check_position(cards, 0, 0, flags)
     cdef Py_ssize_t n = classify(cards, flags, _scratch, _scratch_cap)
     if n > _scratch_cap:
         _reserve(n)
@@ -505,7 +533,7 @@ def generate_batch(const u64[::1] hands, const u64[::1] last_cards=None,
     off[0] = 0
     while i < n:
         cap = out.shape[0]
-        buf = <MoveRec*><size_t>out.ctypes.data
+        buf = <MoveRec*>cnp.PyArray_DATA(<cnp.ndarray>out)
         with nogil:
             while i < n:
                 lc = last_cards[i] if follow else 0
