@@ -195,6 +195,9 @@ def test_rules_presets_and_validation() -> None:
     (Rules(), "JJJQQQKKKAAA", 3),
     (Rules(), "3334445556667778", 2),                       # 333..666+7778 and 444..777+3338
     (Rules(kicker_bomb=True), "3334445556667777", 1),
+    (Rules(kicker_bomb=True), "33334444", 2),               # bombs in kickers lift the distinct-pairs rule
+    (Rules(kicker_bomb=True), "3334446666", 1),
+    (Rules(), "3334446666", 0),
     (Rules(), "3334445556667777", 0),
     (Rules(four_two=False), "333345", 0),
 ])

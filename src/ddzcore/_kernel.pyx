@@ -48,7 +48,8 @@ cdef struct Gen:
     int flags
     u64 hand
     unsigned int at_least[9]  # at_least[k]: bit r set when the hand has >= k cards of rank r
-    int kcap[N_RANKS]       # how many single kickers rank r may give
+    unsigned int twice      # ranks that may give two (or more) single kickers
+    int most                # the most single kickers a (non-joker) rank may give
 
 
 cdef inline void emit(Gen* g, u64 cards, u64 info) noexcept nogil:
@@ -73,7 +74,7 @@ cdef inline unsigned int rank_span(int lo, int hi) noexcept nogil:
 
 
 cdef void setup(Gen* g, u64 hand, int flags, MoveRec* out, Py_ssize_t cap) noexcept nogil:
-    cdef int r, k, most, jokers
+    cdef int r, k
     g.out = out
     g.n = 0
     g.cap = cap
@@ -82,16 +83,24 @@ cdef void setup(Gen* g, u64 hand, int flags, MoveRec* out, Py_ssize_t cap) noexc
     g.hand = hand
     for k in range(9):
         g.at_least[k] = 0
-    # RULES.md 2: kickers never hold all four cards of a rank (two decks: never
-    # four or more); jokers count as singles, never a kicker pair.
-    most = (8 if flags & F_KICKER_BOMB else 3) if flags & F_KICKER_REPEAT else 1
-    jokers = 2 if (flags & F_KICKER_REPEAT) and (flags & F_JOKERS_BOTH) else 1
     for r in range(N_RANKS):
-        k = count_of(hand, r)
-        g.at_least[k] |= 1u << r
-        g.kcap[r] = min(k, most if r < R_SMALL else jokers)
+        g.at_least[min(count_of(hand, r), 8)] |= 1u << r
     for k in range(7, -1, -1):
         g.at_least[k] |= g.at_least[k + 1]
+    # RULES.md 2: kickers never hold all four cards of a rank (two decks: never
+    # four or more); jokers count as singles, never a kicker pair.
+    g.most = (8 if flags & F_KICKER_BOMB else 3) if flags & F_KICKER_REPEAT else 1
+    g.twice = 0
+    if flags & F_KICKER_REPEAT:
+        g.twice = g.at_least[2] & (0x7FFF if flags & F_JOKERS_BOTH else 0x1FFF)
+
+
+cdef inline int kicker_cap(Gen* g, int r) noexcept nogil:
+    """How many single kickers rank r may give."""
+    cdef int k = count_of(g.hand, r), most = g.most
+    if r >= R_SMALL and not ((g.flags & F_KICKER_REPEAT) and (g.flags & F_JOKERS_BOTH)):
+        most = 1
+    return k if k < most else most
 
 
 # ---------------------------------------------------------------- kickers
@@ -99,7 +108,7 @@ cdef void setup(Gen* g, u64 hand, int flags, MoveRec* out, Py_ssize_t cap) noexc
 cdef void kick_singles(Gen* g, u64 w, u64 info, int need, unsigned int ranks,
                        unsigned int adjacent) noexcept nogil:
     """Emit w plus every multiset of `need` single kickers drawn from `ranks`
-    (each rank r at most kcap[r] times; at most 2 for ranks in `adjacent`)."""
+    (each rank r at most kicker_cap(g, r) times; at most 2 for ranks in `adjacent`)."""
     cdef int r, t, m
     cdef unsigned int rest
     cdef bint no_joker_pair = not (g.flags & F_JOKERS_BOTH)
@@ -113,7 +122,7 @@ cdef void kick_singles(Gen* g, u64 w, u64 info, int need, unsigned int ranks,
         while ranks:
             r = ddz_ctz(ranks)
             ranks &= ranks - 1
-            if g.kcap[r] >= 2:
+            if (g.twice >> r) & 1:
                 emit(g, w + 2 * unit(r), info)
             rest = ranks
             if r == R_SMALL and no_joker_pair:
@@ -129,7 +138,7 @@ cdef void kick_singles(Gen* g, u64 w, u64 info, int need, unsigned int ranks,
     while ranks:
         r = ddz_ctz(ranks)
         ranks &= ranks - 1
-        m = g.kcap[r]
+        m = kicker_cap(g, r)
         if (adjacent >> r) & 1 and m > 2:
             m = 2
         if m > need:
@@ -142,15 +151,32 @@ cdef void kick_singles(Gen* g, u64 w, u64 info, int need, unsigned int ranks,
 
 
 cdef void kick_pairs(Gen* g, u64 w, u64 info, int need, unsigned int ranks) noexcept nogil:
-    """Emit w plus every set of `need` kicker pairs of distinct ranks in `ranks`."""
-    cdef int r
+    """Emit w plus every set of `need` kicker pairs from `ranks`: distinct
+    ranks, or (rule kicker_bomb) up to count // 2 pairs of a rank."""
+    cdef int r, t, m
+    cdef unsigned int rest
+    if not (g.flags & F_KICKER_BOMB) and need <= 2:
+        while ranks:
+            r = ddz_ctz(ranks)
+            ranks &= ranks - 1
+            if need == 1:
+                emit(g, w + 2 * unit(r), info)
+                continue
+            rest = ranks
+            while rest:
+                t = ddz_ctz(rest)
+                rest &= rest - 1
+                emit(g, w + 2 * unit(r) + 2 * unit(t), info)
+        return
     if need == 0:
         emit(g, w, info)
         return
     while ranks:
         r = ddz_ctz(ranks)
         ranks &= ranks - 1
-        kick_pairs(g, w + 2 * unit(r), info, need - 1, ranks)
+        m = count_of(g.hand, r) // 2 if g.flags & F_KICKER_BOMB else 1
+        for t in range(1, min(m, need) + 1):
+            kick_pairs(g, w + <u64>(2 * t) * unit(r), info, need - t, ranks)
 
 
 cdef inline void with_kickers(Gen* g, u64 w, u64 info, int kind, int need,
@@ -311,6 +337,24 @@ cdef void gen_bombs(Gen* g, int beat) noexcept nogil:
         emit(g, unit(R_SMALL) + unit(R_BIG), make_info(C_ROCKET, R_BIG, 1))
 
 
+cdef void gen_all(Gen* g) noexcept nogil:
+    """Every move of a free lead, type by type (the kernel's lead order)."""
+    gen_sets(g, C_SINGLE, 1, 0, 0x7FFF)
+    gen_sets(g, C_PAIR, 2, 0, 0x1FFF)
+    gen_sets(g, C_TRIO, 3, 0, 0x1FFF)
+    gen_with_kickers(g, C_TRIO_SINGLE, 3, 1, 1, 0)
+    gen_with_kickers(g, C_TRIO_PAIR, 3, 2, 1, 0)
+    gen_chain(g, C_STRAIGHT, 1, 5, 0, 0, 0)
+    gen_chain(g, C_PAIR_CHAIN, 2, 3, 0, 0, 0)
+    gen_chain(g, C_PLANE, 3, 2, 0, 0, 0)
+    gen_chain(g, C_PLANE_SINGLE, 3, 2, 1, 0, 0)
+    gen_chain(g, C_PLANE_PAIR, 3, 2, 2, 0, 0)
+    if g.flags & F_FOUR_TWO:
+        gen_with_kickers(g, C_FOUR_TWO_SINGLE, 4, 1, 2, 0)
+        gen_with_kickers(g, C_FOUR_TWO_PAIR, 4, 2, 2, 0)
+    gen_bombs(g, -1)
+
+
 cdef inline bint is_top_bomb(u64 cards, u64 info, int flags) noexcept nogil:
     """The rocket (one deck) or four jokers (two decks): nothing can answer it."""
     if flags & F_TWO_DECKS:
@@ -330,9 +374,7 @@ cdef Py_ssize_t generate(u64 hand, u64 last_cards, u64 last_info, int flags,
     cdef int combo = info_combo(last_info), beat
     setup(&g, hand, flags, out, cap)
     if combo == C_PASS:
-        for combo in range(C_SINGLE, C_BOMB):
-            gen_combo(&g, combo, 0, 0)
-        gen_bombs(&g, -1)
+        gen_all(&g)
         return g.n
     emit(&g, 0, make_info(C_PASS, 0, 0))
     if is_top_bomb(last_cards, last_info, flags):
@@ -356,9 +398,7 @@ cdef Py_ssize_t classify(u64 cards, int flags, MoveRec* out, Py_ssize_t cap) noe
     g.size = card_total(cards)
     if cards == 0:
         return 0
-    for combo in range(C_SINGLE, C_BOMB):
-        gen_combo(&g, combo, 0, 0)
-    gen_bombs(&g, -1)
+    gen_all(&g)
     return g.n
 
 
