@@ -64,6 +64,20 @@ def _last_codes(last: LastLike, rules: Rules) -> tuple[int, int]:
     return move._cards, move._info
 
 
+def _position(hand: HandLike, last: LastLike, rules: Rules | None) -> tuple[int, int, int, int]:
+    """The kernel's arguments (hand word, last cards, last info, rule flags).
+    Fast paths for a Hand and a Move; everything else is checked in full."""
+    if rules is None:
+        rules = _STANDARD
+    w = hand._word if type(hand) is Hand and hand._decks <= rules.decks else _hand_word(hand, rules)
+    if last is None:
+        return w, 0, 0, rules._flags
+    if type(last) is Move and last._info:
+        return w, last._cards, last._info, rules._flags
+    lc, li = _last_codes(last, rules)
+    return w, lc, li, rules._flags
+
+
 def legal_moves(hand: HandLike, last: LastLike = None, rules: Rules | None = None) -> MoveList:
     """Every legal move of ``hand`` (RULES.md 2-3).
 
@@ -74,24 +88,18 @@ def legal_moves(hand: HandLike, last: LastLike = None, rules: Rules | None = Non
     Raises ``InvalidCardsError`` for a bad hand and ``InvalidMoveError`` (or
     its subclass ``AmbiguousMoveError``) for a bad ``last``.
     """
-    rules = rules or _STANDARD
-    lc, li = _last_codes(last, rules)
-    return MoveList(_kernel.generate_array(_hand_word(hand, rules), lc, li, rules._flags), rules)
+    return MoveList(_kernel.generate_array(*_position(hand, last, rules)), rules)
 
 
 def legal_moves_array(hand: HandLike, last: LastLike = None, rules: Rules | None = None) -> np.ndarray:
     """``legal_moves`` as a ``MOVE_DTYPE`` array of shape ``(n,)`` (fields
     ``cards`` and ``info``, uint64).  Same errors as ``legal_moves``."""
-    rules = rules or _STANDARD
-    lc, li = _last_codes(last, rules)
-    return _kernel.generate_array(_hand_word(hand, rules), lc, li, rules.flags)
+    return _kernel.generate_array(*_position(hand, last, rules))
 
 
 def count_moves(hand: HandLike, last: LastLike = None, rules: Rules | None = None) -> int:
     """How many legal moves ``hand`` has (nothing is stored).  Same errors as ``legal_moves``."""
-    rules = rules or _STANDARD
-    lc, li = _last_codes(last, rules)
-    return _kernel.count(_hand_word(hand, rules), lc, li, rules.flags)
+    return _kernel.count(*_position(hand, last, rules))
 
 
 def hands_array(hands: Iterable[HandLike], rules: Rules | None = None) -> np.ndarray:
