@@ -146,6 +146,13 @@ def test_every_level_gives_the_same_moves() -> None:
     assert np.array_equal(moves[offsets[0]:offsets[1]], arr)
     assert np.array_equal(moves[offsets[1]:offsets[2]], legal_moves_array(hand))
     assert count_moves_batch([hand, hand], moves_array([last, ""])).tolist() == [len(ml), count_moves(hand)]
+    # Reusing an output buffer: moves land in it; one too small is replaced.
+    buf = np.zeros(1000, MOVE_DTYPE)
+    again, offsets2 = legal_moves_batch([hand, hand], [last, None], out=buf)
+    assert again.base is buf and np.array_equal(again, moves) and np.array_equal(offsets2, offsets)
+    small = np.zeros(3, MOVE_DTYPE)
+    again, _ = legal_moves_batch([hand, hand], [last, None], out=small)
+    assert again.base is not small and np.array_equal(again, moves)
 
 
 def test_bad_inputs_are_typed_errors() -> None:

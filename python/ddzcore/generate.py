@@ -128,7 +128,8 @@ def _batch_args(hands: "np.ndarray | Sequence[HandLike]", lasts: "np.ndarray | S
 
 def legal_moves_batch(hands: "np.ndarray | Sequence[HandLike]",
                       lasts: "np.ndarray | Sequence[LastLike] | None" = None,
-                      rules: Rules | None = None) -> tuple[np.ndarray, np.ndarray]:
+                      rules: Rules | None = None,
+                      out: "np.ndarray | None" = None) -> tuple[np.ndarray, np.ndarray]:
     """Legal moves of many positions in one call (the GIL is released).
 
     ``hands``: uint64 card words, shape ``(n,)`` (or hands / card text).
@@ -138,12 +139,15 @@ def legal_moves_batch(hands: "np.ndarray | Sequence[HandLike]",
 
     Returns ``(moves, offsets)``: a ``MOVE_DTYPE`` array and an int64 array of
     shape ``(n + 1,)``; position i's moves are ``moves[offsets[i]:offsets[i+1]]``.
+    ``out``: a ``MOVE_DTYPE`` array to write into when it is large enough
+    (``moves`` is then a view of it), e.g. ``moves.base`` of an earlier call,
+    which saves allocating and faulting in fresh memory on every call.
     Raises ``InvalidCardsError`` / ``InvalidMoveError`` naming the first bad
     position, before any work is done.
     """
     rules = rules or _STANDARD
     h, lc, li = _batch_args(hands, lasts, rules)
-    return _kernel.generate_batch(h, lc, li, rules.flags)
+    return _kernel.generate_batch(h, lc, li, rules.flags, out)
 
 
 def count_moves_batch(hands: "np.ndarray | Sequence[HandLike]",
