@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from pathlib import Path
@@ -27,3 +28,11 @@ def load_positions() -> list[dict]:
 @pytest.fixture(scope="session")
 def positions() -> list[dict]:
     return load_positions()
+
+
+def ref_rules(rules):  # type: ignore[no-untyped-def]
+    """The reference generator's RefRules for a ddzcore Rules (move-generation fields only)."""
+    from reference import RefRules
+
+    names = {f.name for f in dataclasses.fields(RefRules)}
+    return RefRules(**{f.name: getattr(rules, f.name) for f in dataclasses.fields(rules) if f.name in names})

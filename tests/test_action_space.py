@@ -48,3 +48,18 @@ def test_outside_the_space() -> None:
         four_two.action_id(Rules.preset("openspiel"))
     with pytest.raises(InvalidMoveError):
         Move.from_action_id(10**6)
+
+
+@pytest.mark.parametrize("rules, max_cards", [
+    (Rules(), 20), (Rules.preset("rlcard"), 20), (Rules.preset("openspiel"), 20),
+    (Rules(kicker_repeat=False, kicker_bomb=True), 20), (Rules(decks=2), 24),
+], ids=["standard", "rlcard", "openspiel", "no-repeat-bomb-kickers", "two-decks"])
+def test_every_move_matches_the_reference_enumeration(rules: Rules, max_cards: int) -> None:
+    """The kernel's full-deck enumeration against tests/reference.py's structural one."""
+    from conftest import ref_rules
+    from reference import ref_action_space
+
+    ref = ref_action_space(ref_rules(rules), max_cards=max_cards)
+    ours = {(str(m.cards), str(m.combo), str(m.main), m.length) for m in action_space(rules, max_cards)
+            if not m.is_pass}
+    assert ours == ref

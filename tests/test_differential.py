@@ -9,14 +9,12 @@ in CI; the full sweep (thousands of seeded positions per rule set, plus all
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 
-from conftest import load_positions
+from conftest import load_positions, ref_rules
 from ddzcore import Move, Rules, legal_moves
 from positions import Position, positions
-from reference import RefRules, ref_legal
+from reference import ref_legal
 
 RULE_SETS = {
     "standard": Rules(),
@@ -24,12 +22,8 @@ RULE_SETS = {
     "openspiel": Rules.preset("openspiel"),
     "strict-kickers": Rules(kicker_repeat=False, jokers_both_kickers=False, wing_trio_adjacent=False),
     "bomb-kickers": Rules(kicker_bomb=True, four_two=False),
+    "two-decks": Rules(decks=2),
 }
-
-
-def ref_rules(rules: Rules) -> RefRules:
-    return RefRules(**{f.name: getattr(rules, f.name) for f in dataclasses.fields(Rules)
-                       if f.name in {g.name for g in dataclasses.fields(RefRules)}})
 
 
 def _as_tuple(m: Move) -> tuple[str, str, str, int]:

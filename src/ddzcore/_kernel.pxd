@@ -1,0 +1,31 @@
+# cython: language_level=3
+"""C-level interface of the move generator, for other Cython modules:
+
+    from ddzcore._kernel cimport generate, classify, beats, bomb_power
+    from ddzcore.bits cimport MoveRec, u64
+
+All functions are nogil and never raise.  RULES.md sections 2-3 and 8.
+"""
+
+from ddzcore.bits cimport u64, MoveRec
+
+# All legal moves of `hand` into out[0:cap]; returns the count (which may
+# exceed cap: grow the buffer and call again; cap 0 only counts).  A last
+# move whose info has combo C_PASS (0) means a free lead.
+cdef Py_ssize_t generate(u64 hand, u64 last_cards, u64 last_info, int flags,
+                         MoveRec* out, Py_ssize_t cap) noexcept nogil
+
+# Every reading of exactly `cards` into out; returns the count.
+cdef Py_ssize_t classify(u64 cards, int flags, MoveRec* out, Py_ssize_t cap) noexcept nogil
+
+# Whether (cards, info) beats (last_cards, last_info).
+cdef bint beats(u64 cards, u64 info, u64 last_cards, u64 last_info, int flags) noexcept nogil
+
+# 16 * tier + rank for bombs (see _kernel.pyx), -1 for any other move.
+cdef int bomb_power(u64 cards, u64 info, int flags) noexcept nogil
+
+# Rank counts within the deck(s) of `flags`.
+cdef bint valid_hand(u64 hand, int flags) noexcept nogil
+
+# Whether (cards, info) is a valid reading of those cards (or the pass record).
+cdef bint valid_reading(u64 cards, u64 info, int flags) noexcept nogil
