@@ -24,15 +24,21 @@ directives = {"language_level": 3}
 if DEBUG:
     directives.update(boundscheck=True, wraparound=True, initializedcheck=True)
 
-extensions = [
-    Extension(
-        "ddzcore._kernel",
-        ["src/ddzcore/_kernel.pyx"],
+def extension(name: str) -> Extension:
+    """The compiled module ddzcore.<name>, from src/ddzcore/<name>.pyx."""
+    return Extension(
+        f"ddzcore.{name}",
+        [f"src/ddzcore/{name}.pyx"],
         include_dirs=[numpy.get_include()],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
         extra_compile_args=compile_args,
         extra_link_args=link_args,
-    ),
+    )
+
+
+extensions = [
+    extension("_kernel"),      # move generation (RULES.md 2, 8)
+    extension("_movelist"),    # MoveList and the single-position calls
 ]
 
 setup(ext_modules=cythonize(extensions, include_path=["src"], compiler_directives=directives))

@@ -218,3 +218,23 @@ def test_version() -> None:
 
 def test_illegal_move_error_is_a_value_error() -> None:
     assert issubclass(IllegalMoveError, ValueError)
+
+
+@pytest.mark.parametrize("decks, limits", [(1, (4,) * 13 + (1, 1)), (2, (8,) * 13 + (2, 2))])
+def test_kernel_hand_check_matches_per_rank_limits(decks: int, limits: tuple[int, ...]) -> None:
+    """The kernel's branch-free deck check against a rank-by-rank one (RULES.md 1)."""
+    import random
+
+    rng = random.Random(decks)
+    rules = Rules(decks=decks)
+    for _ in range(20_000):
+        counts = [rng.choice([0, 1, 2, 3, 4, 5, 8, 9, 15]) if rng.random() < 0.3 else rng.randint(0, lim)
+                  for lim in limits]
+        word = sum(c << (4 * r) for r, c in enumerate(counts)) | (rng.choice([0, 0, 0, 1]) << 60)
+        ok = all(c <= lim for c, lim in zip(counts, limits)) and not word >> 60
+        try:
+            count_moves_batch(np.array([word], dtype=np.uint64), rules=rules)
+            accepted = True
+        except InvalidCardsError:
+            accepted = False
+        assert accepted == ok, hex(word)

@@ -14,7 +14,8 @@ from typing import Iterable, Sequence, Union
 
 import numpy as np
 
-from . import _kernel
+from . import _kernel, _movelist
+from ._movelist import count_moves, legal_moves, legal_moves_array
 from .cards import Hand, _check_word
 from .errors import InvalidCardsError, InvalidMoveError
 from .moves import MOVE_DTYPE, Move, MoveList
@@ -48,6 +49,13 @@ def _hand_word(hand: HandLike, rules: Rules) -> int:
     raise InvalidCardsError(f"{hand!r} is not a hand (give a Hand, card text or a card word)")
 
 
+def _slow_position(hand: HandLike, last: LastLike, rules: Rules) -> tuple[int, int, int, int]:
+    """The kernel's arguments (hand word, last cards, last info, rule flags)
+    for arguments other than a Hand and a Move; raises the typed errors."""
+    lc, li = _last_codes(last, rules)
+    return _hand_word(hand, rules), lc, li, rules._flags
+
+
 def _last_codes(last: LastLike, rules: Rules) -> tuple[int, int]:
     """The kernel record of the move to beat; (0, 0) for a free lead.  The
     kernel checks that the record is a valid reading under the rules."""
@@ -62,44 +70,6 @@ def _last_codes(last: LastLike, rules: Rules) -> tuple[int, int]:
     if move.is_pass:
         raise InvalidMoveError("the move to beat cannot be a pass; give last=None for a free lead")
     return move._cards, move._info
-
-
-def _position(hand: HandLike, last: LastLike, rules: Rules | None) -> tuple[int, int, int, int]:
-    """The kernel's arguments (hand word, last cards, last info, rule flags).
-    Fast paths for a Hand and a Move; everything else is checked in full."""
-    if rules is None:
-        rules = _STANDARD
-    w = hand._word if type(hand) is Hand and hand._decks <= rules.decks else _hand_word(hand, rules)
-    if last is None:
-        return w, 0, 0, rules._flags
-    if type(last) is Move and last._info:
-        return w, last._cards, last._info, rules._flags
-    lc, li = _last_codes(last, rules)
-    return w, lc, li, rules._flags
-
-
-def legal_moves(hand: HandLike, last: LastLike = None, rules: Rules | None = None) -> MoveList:
-    """Every legal move of ``hand`` (RULES.md 2-3).
-
-    ``last`` is the move to beat (a ``Move``, move text, or bare cards with
-    one reading); ``None`` is a free lead, where pass is not legal.  When
-    following, the pass move comes first.  After the rocket only pass is legal.
-
-    Raises ``InvalidCardsError`` for a bad hand and ``InvalidMoveError`` (or
-    its subclass ``AmbiguousMoveError``) for a bad ``last``.
-    """
-    return MoveList(_kernel.generate_array(*_position(hand, last, rules)), rules)
-
-
-def legal_moves_array(hand: HandLike, last: LastLike = None, rules: Rules | None = None) -> np.ndarray:
-    """``legal_moves`` as a ``MOVE_DTYPE`` array of shape ``(n,)`` (fields
-    ``cards`` and ``info``, uint64).  Same errors as ``legal_moves``."""
-    return _kernel.generate_array(*_position(hand, last, rules))
-
-
-def count_moves(hand: HandLike, last: LastLike = None, rules: Rules | None = None) -> int:
-    """How many legal moves ``hand`` has (nothing is stored).  Same errors as ``legal_moves``."""
-    return _kernel.count(*_position(hand, last, rules))
 
 
 def hands_array(hands: Iterable[HandLike], rules: Rules | None = None) -> np.ndarray:
@@ -158,3 +128,6 @@ def count_moves_batch(hands: "np.ndarray | Sequence[HandLike]",
     rules = rules or _STANDARD
     h, lc, li = _batch_args(hands, lasts, rules)
     return _kernel.count_batch(h, lc, li, rules.flags)
+
+
+_movelist._register(Hand, Move, _slow_position, _STANDARD)

@@ -11,11 +11,12 @@ array, making ``Move`` objects only when asked.
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import TYPE_CHECKING, Iterator, Union, overload
+from typing import TYPE_CHECKING, Union
 
 import numpy as np
 
 from . import _kernel
+from ._movelist import MoveList
 from .cards import RANK_CHARS, Hand, Rank
 from .errors import AmbiguousMoveError, InvalidCardsError, InvalidMoveError
 from .rules import Rules
@@ -279,74 +280,6 @@ class Move:
 
 #: The pass move (不出).
 PASS = Move._from_codes(0, 0)
-
-
-class MoveList:
-    """The legal moves of a position, in the kernel's deterministic order.
-
-    Re-iterable; ``len``, ``bool``, ``in`` (a ``Move`` or move text),
-    indexing and slicing.  ``codes`` is the underlying ``MOVE_DTYPE`` array
-    (shape ``(n,)``); ``Move`` objects are made only when iterated or indexed.
-    """
-
-    __slots__ = ("_codes", "_rules")
-
-    def __init__(self, codes: np.ndarray, rules: "_Rules | None" = None) -> None:
-        self._codes = codes
-        self._rules = rules
-
-    @property
-    def codes(self) -> np.ndarray:
-        """The moves as a ``MOVE_DTYPE`` array (``cards``, ``info``: uint64)."""
-        return self._codes
-
-    def __len__(self) -> int:
-        return len(self._codes)
-
-    def count(self) -> int:
-        """Number of moves (same as ``len``)."""
-        return len(self._codes)
-
-    def __bool__(self) -> bool:
-        return len(self._codes) > 0
-
-    def __iter__(self) -> Iterator[Move]:
-        make = Move._from_codes
-        for cards, info in self._codes.tolist():
-            yield make(cards, info)
-
-    @overload
-    def __getitem__(self, i: int) -> Move: ...
-    @overload
-    def __getitem__(self, i: slice) -> "MoveList": ...
-    def __getitem__(self, i: "int | slice") -> "Move | MoveList":
-        if isinstance(i, slice):
-            return MoveList(self._codes[i], self._rules)
-        rec = self._codes[i]
-        return Move._from_codes(int(rec["cards"]), int(rec["info"]))
-
-    def __contains__(self, move: object) -> bool:
-        if isinstance(move, str):
-            try:
-                move = Move.parse(move, self._rules)
-            except InvalidMoveError:
-                return False
-        if not isinstance(move, Move):
-            return False
-        c = self._codes
-        return bool(np.any((c["cards"] == move._cards) & (c["info"] == move._info)))
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, MoveList):
-            return bool(np.array_equal(self._codes, other._codes))
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        shown = ", ".join(str(m) for m in self[:8])
-        more = f", ... ({len(self)} moves)" if len(self) > 8 else ""
-        return f"<MoveList [{shown}{more}]>"
 
 
 def classify(cards: "Hand | str", rules: "_Rules | None" = None) -> list[Move]:

@@ -29,3 +29,6 @@ cdef bint valid_hand(u64 hand, int flags) noexcept nogil
 
 # Whether (cards, info) is a valid reading of those cards (or the pass record).
 cdef bint valid_reading(u64 cards, u64 info, int flags) noexcept nogil
+
+# A new MOVE_DTYPE NumPy array holding a copy of recs[0:n] (needs the GIL).
+cdef object records_to_array(MoveRec* recs, Py_ssize_t n)

@@ -417,13 +417,8 @@ cdef bint beats(u64 cards, u64 info, u64 last_cards, u64 last_info, int flags) n
 
 cdef bint valid_hand(u64 hand, int flags) noexcept nogil:
     """Rank counts within one deck (4, jokers 1) or two (8, jokers 2); top nibble empty."""
-    cdef int r, most = 8 if flags & F_TWO_DECKS else 4
-    if hand >> 60:
-        return False
-    for r in range(N_RANKS):
-        if count_of(hand, r) > (most if r < R_SMALL else most // 4):
-            return False
-    return True
+    # The whole deck(s) as a card word: every hand is a sub-multiset of it.
+    return contains(0x228888888888888ULL if flags & F_TWO_DECKS else 0x114444444444444ULL, hand)
 
 
 cdef bint valid_reading(u64 cards, u64 info, int flags) noexcept nogil:
@@ -464,7 +459,8 @@ cdef cnp.ndarray _new_moves(Py_ssize_t n):
     return <cnp.ndarray>ddz_new_records(_MOVE_DESCR, n)
 
 
-cdef cnp.ndarray _to_array(MoveRec* recs, Py_ssize_t n):
+cdef object records_to_array(MoveRec* recs, Py_ssize_t n):
+    """A new MOVE_DTYPE array holding a copy of recs[0:n]."""
     cdef cnp.ndarray arr = _new_moves(n)
     if n:
         memcpy(cnp.PyArray_DATA(arr), recs, n * sizeof(MoveRec))
@@ -494,7 +490,7 @@ def generate_array(u64 hand, u64 last_cards=0, u64 last_info=0, int flags=0):
     if n > _scratch_cap:
         _reserve(n)
         n = generate(hand, last_cards, last_info, flags, _scratch, _scratch_cap)
-    return _to_array(_scratch, n)
+    return records_to_array(_scratch, n)
 
 
 def count(u64 hand, u64 last_cards=0, u64 last_info=0, int flags=0):
@@ -510,7 +506,7 @@ def classify_array(u64 cards, int flags=0):
     if n > _scratch_cap:
         _reserve(n)
         n = classify(cards, flags, _scratch, _scratch_cap)
-    return _to_array(_scratch, n)
+    return records_to_array(_scratch, n)
 
 
 def beats_codes(u64 cards, u64 info, u64 last_cards, u64 last_info, int flags=0):
