@@ -20,6 +20,7 @@ TWO_DECKS = ONE_DECK.replace("B", "").replace("R", "") * 2 + "BBRR"
 FOLLOW_COMBOS = {
     1: [c for c in Combo if Combo.SINGLE <= c <= Combo.ROCKET],
     2: [c for c in Combo if Combo.SINGLE <= c <= Combo.BOMB] + [Combo.JOKER_BOMB],
+    "laizi": [c for c in Combo if Combo.SINGLE <= c <= Combo.WILD_BOMB],
 }
 
 
@@ -42,16 +43,30 @@ def _unusual(m: Move) -> bool:
         Combo.FOUR_TWO_SINGLE, Combo.PLANE_SINGLE) or m.combo == Combo.PLANE_PAIR
 
 
-def deal(rng: random.Random, n: int, deck: str) -> tuple[str, str]:
+def deal(rng: random.Random, n: int, deck: str, wild: "str | None" = None,
+         wilds: "int | None" = None) -> tuple[str, str]:
+    """n cards and the rest of the deck; with `wilds`, exactly that many of rank `wild`."""
     cards = list(deck)
     rng.shuffle(cards)
+    if wilds is not None and wild is not None:
+        w = [c for c in cards if c == wild]
+        others = [c for c in cards if c != wild]
+        hand = w[:wilds] + others[: n - wilds]
+        rest = w[wilds:] + others[n - wilds:]
+        rng.shuffle(rest)
+        return "".join(hand), "".join(rest)
     return "".join(cards[:n]), "".join(cards[n:])
 
 
-def follow_position(rng: random.Random, combo: Combo, rules: Rules, size: int = 17) -> Position:
+def follow_position(rng: random.Random, combo: Combo, rules: Rules, size: int = 17,
+                    wilds: "int | None" = None) -> Position:
     deck = TWO_DECKS if rules.decks == 2 else ONE_DECK
-    for _ in range(200):
-        hand, rest = deal(rng, size, deck)
+    if combo == Combo.WILD_BOMB:
+        wilds = 0  # the move to beat holds all four wild cards
+    elif combo == Combo.SOFT_BOMB and wilds:
+        wilds = min(wilds, 2)  # leave the other side a wild card
+    for _ in range(400):
+        hand, rest = deal(rng, size, deck, rules.wild, wilds)
         other = Hand(rest[: 24 if rules.decks == 2 else 20], decks=rules.decks)
         candidates = [m for m in legal_moves(other, None, rules) if m.combo == combo]
         if not candidates:
@@ -62,18 +77,26 @@ def follow_position(rng: random.Random, combo: Combo, rules: Rules, size: int = 
     raise RuntimeError(f"no {combo} found to follow")
 
 
-def positions(seed: int, rules: Rules, leads: int, follows_per_combo: int) -> list[Position]:
-    """`leads` lead positions of each size and `follows_per_combo` follows of each type."""
+def positions(seed: int, rules: Rules, leads: int, follows_per_combo: int,
+              sizes: "tuple[int, int] | None" = None) -> list[Position]:
+    """`leads` lead positions of each size and `follows_per_combo` follows of each
+    type.  Laizi rules: the hands hold 0, 1, 2, 3, 4, 0, 1, ... wild cards in turn."""
     rng = random.Random(seed)
     deck = TWO_DECKS if rules.decks == 2 else ONE_DECK
-    sizes = (21, 24) if rules.decks == 2 else (17, 20)
-    out = []
+    sizes = sizes or ((21, 24) if rules.decks == 2 else (17, 20))
+    combos = FOLLOW_COMBOS["laizi" if rules.wild else rules.decks]
+    out: list[Position] = []
+
+    def wilds() -> "int | None":
+        return len(out) % 5 if rules.wild else None
+
     for size in sizes:
         for _ in range(leads):
-            out.append(Position(str(Hand(deal(rng, size, deck)[0], decks=rules.decks)), None, f"lead{size}"))
-    for combo in FOLLOW_COMBOS[rules.decks]:
-        if combo == Combo.FOUR_TWO_SINGLE and not rules.four_two or combo == Combo.FOUR_TWO_PAIR and not rules.four_two:
+            hand = deal(rng, size, deck, rules.wild, wilds())[0]
+            out.append(Position(str(Hand(hand, decks=rules.decks)), None, f"lead{size}"))
+    for combo in combos:
+        if combo in (Combo.FOUR_TWO_SINGLE, Combo.FOUR_TWO_PAIR) and not rules.four_two:
             continue
         for _ in range(follows_per_combo):
-            out.append(follow_position(rng, combo, rules, sizes[0]))
+            out.append(follow_position(rng, combo, rules, sizes[0], wilds()))
     return out

@@ -27,6 +27,7 @@ def _as_dict(m: Move) -> dict[str, object]:
         "combo": str(m.combo),
         "main": "" if m.main is None else str(m.main),
         "length": m.length,
+        "stand_ins": [str(r) for r in m.stand_ins],
         "move": str(m),
     }
 
@@ -37,10 +38,21 @@ def _print_moves(moves: Iterable[Move], as_json: bool) -> None:
         click.echo(json.dumps(rows, ensure_ascii=False, indent=1))
         return
     width = max([len(str(r["cards"])) for r in rows] + [5])
-    click.echo(f"{'cards':<{width}}  {'combo':<15}  main  length")
+    wilds = any(r["stand_ins"] for r in rows)
+    click.echo(f"{'cards':<{width}}  {'combo':<15}  main  length" + ("  wild cards as" if wilds else ""))
     for r in rows:
-        click.echo(f"{r['cards'] or '-':<{width}}  {r['combo']:<15}  {r['main'] or '-':<4}  {r['length']}")
+        line = f"{r['cards'] or '-':<{width}}  {r['combo']:<15}  {r['main'] or '-':<4}  {r['length']}"
+        if r["stand_ins"]:
+            line += f"       {''.join(r['stand_ins'])}"  # type: ignore[arg-type]
+        click.echo(line)
     click.echo(f"{len(rows)} move{'s' * (len(rows) != 1)}")
+
+
+def _rules(preset: str, wild: str | None) -> Rules:
+    try:
+        return Rules.preset(preset, wild=wild)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--wild") from None
 
 
 @click.group()
@@ -56,12 +68,14 @@ def main() -> None:
                    "have several readings.  Omit for a free lead.")
 @click.option("--rules", "preset", type=_PRESETS, default="standard", show_default=True,
               help="Rules preset.")
+@click.option("--wild", default=None, metavar="RANK",
+              help="Laizi (癞子): the wild rank, 3..2; its cards stand for other ranks.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
-def moves(hand: str, last: str | None, preset: str, as_json: bool) -> None:
+def moves(hand: str, last: str | None, preset: str, wild: str | None, as_json: bool) -> None:
     """List every legal move of HAND (cards like 33445BR; T or 10 for ten,
     B small joker, R big joker)."""
-    rules = Rules.preset(preset)
     try:
+        rules = _rules(preset, wild)
         result = legal_moves(hand, last, rules)
     except DdzError as e:
         raise click.UsageError(str(e)) from None
@@ -72,11 +86,13 @@ def moves(hand: str, last: str | None, preset: str, as_json: bool) -> None:
 @click.argument("cards")
 @click.option("--rules", "preset", type=_PRESETS, default="standard", show_default=True,
               help="Rules preset.")
+@click.option("--wild", default=None, metavar="RANK",
+              help="Laizi (癞子): the wild rank, 3..2; its cards stand for other ranks.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
-def classify_cmd(cards: str, preset: str, as_json: bool) -> None:
+def classify_cmd(cards: str, preset: str, wild: str | None, as_json: bool) -> None:
     """List every reading of exactly CARDS (none: not a combination)."""
     try:
-        result = classify(cards, Rules.preset(preset))
+        result = classify(cards, _rules(preset, wild))
     except DdzError as e:
         raise click.UsageError(str(e)) from None
     _print_moves(result, as_json)
@@ -84,3 +100,8 @@ def classify_cmd(cards: str, preset: str, as_json: bool) -> None:
 
 if __name__ == "__main__":  # pragma: no cover
     main()
+
+from .cli_game import play, simulate  # noqa: E402  (the game commands, RULES.md 3-6)
+
+main.add_command(play)
+main.add_command(simulate)

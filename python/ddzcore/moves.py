@@ -157,13 +157,13 @@ class Move:
             raise InvalidMoveError(str(e)) from None
         if not isinstance(length, int) or not 1 <= length <= 12:
             raise InvalidMoveError(f"length {length!r} is not a chain length (1..12)")
-        info = _info(c, m, length)
-        if not _kernel.is_valid_reading(hand.word, info, rules.flags):
-            readings = ", ".join(str(r) for r in classify(hand, rules)) or "none"
-            raise InvalidMoveError(
-                f"{hand}|{c}|{m}|{length} is not a valid combination (readings of {hand}: {readings})"
-            )
-        return cls._from_codes(hand.word, info)
+        # The record may carry laizi stand-ins, so look the reading up.
+        readings = classify(hand, rules)
+        for reading in readings:
+            if reading._info & 0x3FFF == _info(c, m, length):
+                return reading
+        listed = ", ".join(str(r) for r in readings) or "none"
+        raise InvalidMoveError(f"{hand}|{c}|{m}|{length} is not a valid combination (readings of {hand}: {listed})")
 
     @classmethod
     def parse(cls, text: str, rules: "_Rules | None" = None) -> "Move":
@@ -239,13 +239,32 @@ class Move:
         return self._info & 0x1F >= Combo.BOMB
 
     @property
+    def stand_ins(self) -> tuple[Rank, ...]:
+        """Laizi (RULES.md 7): the ranks that wild cards of this move stand for,
+        ascending, one per substituting wild card.  Wild cards at face value
+        (alone, as kickers, or in their own rank's place) are not listed."""
+        n = (self._info >> 14) & 0xF
+        return tuple(Rank((self._info >> (18 + 4 * i)) & 0xF) for i in range(n))
+
+    @property
+    def wild(self) -> "Rank | None":
+        """Laizi: the wild rank when some wild card of this move substitutes, else ``None``."""
+        w = (self._info >> 34) & 0xF
+        return Rank(w - 1) if w else None
+
+    @property
     def kickers(self) -> Hand:
-        """The cards outside the main part (带的牌); empty for moves without kickers."""
+        """The cards outside the main part (带的牌); empty for moves without kickers.
+        Physical cards: a wild card used as a kicker is at face value."""
         k = _KICKER_COMBOS.get(self.combo)
         if k is None:
             return Hand()
         main, length = (self._info >> 5) & 0xF, self.length
         core = sum(k << (4 * r) for r in range(main - length + 1, main + 1))
+        wild = self.wild
+        if wild is not None:  # the main part holds wild cards in place of the stand-in ranks
+            for r in self.stand_ins:
+                core += (1 << (4 * wild)) - (1 << (4 * r))
         return Hand._trusted(self._cards - core, _decks_of(self._cards))
 
     def beats(self, other: MoveLike, rules: "_Rules | None" = None) -> bool:

@@ -39,6 +39,9 @@ class Rules:
     - ``kicker_bomb``: kickers may hold all four cards of a rank (RULES.md's
       decision: never).
     - ``decks``: 1, or 2 for the five-player two-deck rules (RULES.md 8).
+    - ``wild``: the laizi (癞子) wild rank for analysis, a rank character of
+      ``3..2`` (``"7"``; ``Rank`` or ``"10"`` accepted and normalised), or
+      ``None``; its cards stand for other ranks (RULES.md 7).  One deck only.
 
     Raises ``ValueError`` for an unknown preset or a bad field value.
     """
@@ -49,6 +52,7 @@ class Rules:
     wing_trio_adjacent: bool = True
     kicker_bomb: bool = False
     decks: int = 1
+    wild: "str | None" = None
 
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
         "standard": {},
@@ -65,6 +69,18 @@ class Rules:
                 raise ValueError(f"Rules.{f.name} must be True or False, not {v!r}")
         if self.decks not in (1, 2):
             raise ValueError(f"Rules.decks must be 1 or 2, not {self.decks!r}")
+        if self.wild is not None:
+            from .cards import Rank
+
+            try:
+                rank = Rank.parse(self.wild)
+            except ValueError:
+                rank = None
+            if rank is None or rank > Rank.TWO:
+                raise ValueError(f"Rules.wild must be a rank 3..2 or None, not {self.wild!r}")
+            if self.decks != 1:
+                raise ValueError("Rules.wild (laizi) needs decks=1")
+            object.__setattr__(self, "wild", rank.char)
         object.__setattr__(self, "_flags", self._make_flags())
 
     @classmethod
@@ -93,6 +109,7 @@ class Rules:
             | _F_WING_TRIO_ADJ * self.wing_trio_adjacent
             | _F_KICKER_BOMB * self.kicker_bomb
             | _F_TWO_DECKS * (self.decks == 2)
+            | (0 if self.wild is None else ("3456789TJQKA2".index(self.wild) + 1) << 8)
         )
 
 

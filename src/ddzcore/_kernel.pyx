@@ -47,9 +47,17 @@ cdef struct Gen:
     int size                # classify mode: the card count every move must have (0: any)
     int flags
     u64 hand
-    unsigned int at_least[9]  # at_least[k]: bit r set when the hand has >= k cards of rank r
+    # Rank masks of the cards main parts are built from (the hand; laizi: its naturals).
+    unsigned int at_least[9]  # at_least[k]: bit r set when there are >= k cards of rank r
     unsigned int twice      # ranks that may give two (or more) single kickers
     int most                # the most single kickers a (non-joker) rank may give
+    # The kicker pool: cards kickers may come from (laizi: naturals + free wilds at face value).
+    u64 pool
+    unsigned int pool1, pool2, pool_twice
+    # Laizi (RULES.md 7).
+    int wild                # the wild rank, -1 without laizi
+    int nw                  # wild cards in the hand
+    u64 naturals            # the hand without its wild cards
 
 
 cdef inline void emit(Gen* g, u64 cards, u64 info) noexcept nogil:
@@ -81,10 +89,13 @@ cdef void setup(Gen* g, u64 hand, int flags, MoveRec* out, Py_ssize_t cap) noexc
     g.size = 0
     g.flags = flags
     g.hand = hand
+    g.wild = ((flags >> 8) & 0xF) - 1
+    g.nw = count_of(hand, g.wild) if g.wild >= 0 else 0
+    g.naturals = hand - <u64>g.nw * unit(g.wild) if g.nw else hand
     for k in range(9):
         g.at_least[k] = 0
     for r in range(N_RANKS):
-        g.at_least[min(count_of(hand, r), 8)] |= 1u << r
+        g.at_least[min(count_of(g.naturals, r), 8)] |= 1u << r
     for k in range(7, -1, -1):
         g.at_least[k] |= g.at_least[k + 1]
     # RULES.md 2: kickers never hold all four cards of a rank (two decks: never
@@ -93,11 +104,27 @@ cdef void setup(Gen* g, u64 hand, int flags, MoveRec* out, Py_ssize_t cap) noexc
     g.twice = 0
     if flags & F_KICKER_REPEAT:
         g.twice = g.at_least[2] & (0x7FFF if flags & F_JOKERS_BOTH else 0x1FFF)
+    g.pool = g.naturals
+    g.pool1 = g.at_least[1]
+    g.pool2 = g.at_least[2] & 0x1FFF
+    g.pool_twice = g.twice
+
+
+cdef inline void set_pool(Gen* g, int left, unsigned int main_ranks) noexcept nogil:
+    """Laizi: kickers come from the naturals plus `left` free wild cards at
+    face value (none when the wild rank is a main rank: RULES.md 2, 7)."""
+    cdef unsigned int bit = 1u << g.wild
+    if main_ranks & bit:
+        left = 0
+    g.pool = g.naturals + <u64>left * unit(g.wild)
+    g.pool1 = g.at_least[1] | (bit if left >= 1 else 0)
+    g.pool2 = (g.at_least[2] & 0x1FFF) | (bit if left >= 2 else 0)
+    g.pool_twice = g.twice | (bit if left >= 2 and (g.flags & F_KICKER_REPEAT) else 0)
 
 
 cdef inline int kicker_cap(Gen* g, int r) noexcept nogil:
     """How many single kickers rank r may give."""
-    cdef int k = count_of(g.hand, r), most = g.most
+    cdef int k = count_of(g.pool, r), most = g.most
     if r >= R_SMALL and not ((g.flags & F_KICKER_REPEAT) and (g.flags & F_JOKERS_BOTH)):
         most = 1
     return k if k < most else most
@@ -122,7 +149,7 @@ cdef void kick_singles(Gen* g, u64 w, u64 info, int need, unsigned int ranks,
         while ranks:
             r = ddz_ctz(ranks)
             ranks &= ranks - 1
-            if (g.twice >> r) & 1:
+            if (g.pool_twice >> r) & 1:
                 emit(g, w + 2 * unit(r), info)
             rest = ranks
             if r == R_SMALL and no_joker_pair:
@@ -174,7 +201,7 @@ cdef void kick_pairs(Gen* g, u64 w, u64 info, int need, unsigned int ranks) noex
     while ranks:
         r = ddz_ctz(ranks)
         ranks &= ranks - 1
-        m = count_of(g.hand, r) // 2 if g.flags & F_KICKER_BOMB else 1
+        m = count_of(g.pool, r) // 2 if g.flags & F_KICKER_BOMB else 1
         for t in range(1, min(m, need) + 1):
             kick_pairs(g, w + <u64>(2 * t) * unit(r), info, need - t, ranks)
 
@@ -187,12 +214,12 @@ cdef inline void with_kickers(Gen* g, u64 w, u64 info, int kind, int need,
     if kind == 0:
         emit(g, w, info)
     elif kind == 2:
-        kick_pairs(g, w, info, need, g.at_least[2] & others & 0x1FFF)
+        kick_pairs(g, w, info, need, g.pool2 & others)
     else:
         if need >= 3 and not (g.flags & F_WING_TRIO_ADJ):
             # RLCard: a trio of wings may not extend the chain (within 3..A).
             adjacent = rank_span(lo - 1 if lo > 0 else 0, hi + 1) & 0xFFF & others
-        kick_singles(g, w, info, need, g.at_least[1] & others, adjacent)
+        kick_singles(g, w, info, need, g.pool1 & others, adjacent)
 
 
 # ---------------------------------------------------------------- combinations
@@ -355,6 +382,177 @@ cdef void gen_all(Gen* g) noexcept nogil:
     gen_bombs(g, -1)
 
 
+# ---------------------------------------------------------------- laizi (RULES.md 7)
+#
+# The hand is its naturals plus nw wild cards.  A main part (set, quad, chain
+# unit) of rank x uses a naturals of x and k - a wild cards standing for x;
+# kickers come from the pool (naturals of other ranks and the free wild cards
+# at face value).  Because a kicker never shares a main rank, the physical
+# cards and the reading fix the substitution: each choice below is a distinct
+# move, so the work grows with the number of moves, not of substitutions.
+# The info word records the wild cards that stand for another rank (nsub and
+# their ranks, ascending); wild cards at face value are not listed.
+
+cdef inline u64 subs(int r, int n) noexcept nogil:
+    """Stand-in nibbles: n copies of rank r.  subs(5, 2) == 0x55."""
+    return <u64>r * (0x1111ULL >> (4 * (4 - n)))
+
+
+cdef inline u64 lz_info(Gen* g, int combo, int main, int length, int nsub, u64 standins) noexcept nogil:
+    """A reading whose nsub wild cards stand for the ranks in `standins`."""
+    if nsub == 0:
+        return make_info(combo, main, length)
+    return (make_info(combo, main, length) | (<u64>nsub << 14) | (standins << 18)
+            | (<u64>(g.wild + 1) << 34))
+
+
+cdef void lz_sets(Gen* g, int combo, int k, int lo) noexcept nogil:
+    """A pair or trio as a whole move: naturals of x topped up with wild cards,
+    or only wild cards at face value (RULES.md 7)."""
+    cdef int x, a, c
+    if not size_ok(g, k):
+        return
+    for x in range(lo, R_TWO + 1):
+        if x == g.wild:
+            if g.nw >= k:
+                emit(g, <u64>k * unit(x), make_info(combo, x, 1))
+            continue
+        c = count_of(g.naturals, x)
+        for a in range(min(k, c), max(1, k - g.nw) - 1, -1):
+            emit(g, <u64>a * unit(x) + <u64>(k - a) * unit(g.wild),
+                 lz_info(g, combo, x, 1, k - a, subs(x, k - a)))
+
+
+cdef void lz_with_kickers(Gen* g, int combo, int k, int kind, int need, int lo) noexcept nogil:
+    """Trio or four-with-two: k of rank x (any mix of naturals and wild cards;
+    wild cards alone may stand for any rank inside a larger move) + kickers."""
+    cdef int x, a, c, left
+    if not size_ok(g, k + need * kind):
+        return
+    if combo >= C_FOUR_TWO_SINGLE and not (g.flags & F_FOUR_TWO):
+        return
+    for x in range(lo, R_TWO + 1):
+        if x == g.wild:
+            if g.nw >= k:
+                set_pool(g, 0, 1u << x)
+                with_kickers(g, <u64>k * unit(x), make_info(combo, x, 1), kind, need, x, x)
+            continue
+        c = count_of(g.naturals, x)
+        for a in range(min(k, c), max(0, k - g.nw) - 1, -1):
+            left = g.nw - (k - a)
+            if a == 0 and left >= need * kind:
+                # An all-wild main part: a move made only of wild cards is held
+                # to face value (RULES.md 7), so one kicker at least is natural.
+                left = need * kind - 1
+            set_pool(g, left, 1u << x)
+            with_kickers(g, <u64>a * unit(x) + <u64>(k - a) * unit(g.wild),
+                         lz_info(g, combo, x, 1, k - a, subs(x, k - a)), kind, need, x, x)
+
+
+cdef struct LzChain:
+    int combo, k, kind, s, top
+    int after[R_ACE + 2]    # after[r]: fewest wild cards the units above r still need
+
+
+cdef void lz_units(Gen* g, LzChain* ch, int r, int used, u64 phys, int nsub, u64 standins) noexcept nogil:
+    """Choose, rank by rank from r to the chain top, how many naturals each unit uses."""
+    cdef int a, need, nat
+    if r > ch.top:
+        info = lz_info(g, ch.combo, ch.top, ch.top - ch.s + 1, nsub, standins)
+        if ch.kind == 0:
+            emit(g, phys, info)
+        else:
+            set_pool(g, g.nw - used, rank_span(ch.s, ch.top))
+            with_kickers(g, phys, info, ch.kind, ch.top - ch.s + 1, ch.s, ch.top)
+        return
+    nat = count_of(g.naturals, r)
+    for a in range(min(ch.k, nat), -1, -1):
+        need = ch.k - a
+        if used + need + ch.after[r] > g.nw:
+            break
+        if r == g.wild:  # the wild rank's own unit: wild cards at face value
+            lz_units(g, ch, r + 1, used + need, phys + <u64>need * unit(r), nsub, standins)
+        else:
+            lz_units(g, ch, r + 1, used + need,
+                     phys + <u64>a * unit(r) + <u64>need * unit(g.wild),
+                     nsub + need, standins | (subs(r, need) << (4 * nsub)))
+
+
+cdef void lz_chain(Gen* g, int combo, int k, int min_len, int kind, int lo, int fix_len) noexcept nogil:
+    """Chains with wild cards filling any units' gaps (RULES.md 7); as gen_chain."""
+    cdef LzChain ch
+    cdef int s, top, r, deficit, unit_size = k + kind
+    if g.size:
+        if g.size % unit_size or (fix_len and fix_len != g.size // unit_size):
+            return
+        fix_len = g.size // unit_size
+    if combo >= C_FOUR_TWO_SINGLE:
+        return
+    ch.combo, ch.k, ch.kind = combo, k, kind
+    for s in range(R_ACE + 1):
+        deficit = 0
+        for top in range(s, R_ACE + 1):
+            deficit += max(0, k - count_of(g.naturals, top))
+            if deficit > g.nw:
+                break
+            if top - s + 1 < min_len or (fix_len and top - s + 1 != fix_len) or top < lo:
+                continue
+            ch.s, ch.top = s, top
+            ch.after[top] = 0
+            for r in range(top, s, -1):
+                ch.after[r - 1] = ch.after[r] + max(0, k - count_of(g.naturals, r))
+            lz_units(g, &ch, s, 0, 0, 0, 0)
+
+
+cdef void lz_bombs(Gen* g, int beat) noexcept nogil:
+    """Soft, hard and pure wild bombs and the rocket whose power exceeds `beat`."""
+    cdef int x, a, c
+    cdef u64 w, info
+    if size_ok(g, 4):
+        for x in range(R_TWO + 1):
+            if x == g.wild:
+                if g.nw == 4 and 16 * 14 + x > beat:
+                    emit(g, 4 * unit(x), make_info(C_WILD_BOMB, x, 1))
+                continue
+            c = count_of(g.naturals, x)
+            if c == 4 and 16 + x > beat:
+                emit(g, 4 * unit(x), make_info(C_BOMB, x, 1))
+            if x > beat:
+                for a in range(min(3, c), max(1, 4 - g.nw) - 1, -1):
+                    emit(g, <u64>a * unit(x) + <u64>(4 - a) * unit(g.wild),
+                         lz_info(g, C_SOFT_BOMB, x, 1, 4 - a, subs(x, 4 - a)))
+    if size_ok(g, 2) and (g.pool1 >> R_SMALL) == 3 and 16 * 15 > beat:
+        emit(g, unit(R_SMALL) + unit(R_BIG), make_info(C_ROCKET, R_BIG, 1))
+
+
+cdef void lz_combo(Gen* g, int combo, int lo, int fix_len) noexcept nogil:
+    """Every laizi move of one (non-bomb) combination type, main rank >= lo."""
+    if combo == C_SINGLE:
+        gen_sets(g, C_SINGLE, 1, lo, 0x7FFF)       # naturals
+        if lo <= g.wild and size_ok(g, 1):           # a wild card alone: face value
+            emit(g, unit(g.wild), make_info(C_SINGLE, g.wild, 1))
+    elif combo == C_PAIR or combo == C_TRIO:
+        lz_sets(g, combo, combo, lo)
+    elif combo == C_TRIO_SINGLE or combo == C_TRIO_PAIR:
+        lz_with_kickers(g, combo, 3, combo - C_TRIO, 1, lo)
+    elif combo == C_FOUR_TWO_SINGLE or combo == C_FOUR_TWO_PAIR:
+        lz_with_kickers(g, combo, 4, combo - C_FOUR_TWO_SINGLE + 1, 2, lo)
+    elif combo == C_STRAIGHT:
+        lz_chain(g, combo, 1, 5, 0, lo, fix_len)
+    elif combo == C_PAIR_CHAIN:
+        lz_chain(g, combo, 2, 3, 0, lo, fix_len)
+    elif combo == C_PLANE or combo == C_PLANE_SINGLE or combo == C_PLANE_PAIR:
+        lz_chain(g, combo, 3, 2, combo - C_PLANE, lo, fix_len)
+
+
+cdef void lz_all(Gen* g) noexcept nogil:
+    """Every laizi move of a free lead, type by type."""
+    cdef int combo
+    for combo in range(C_SINGLE, C_BOMB):
+        lz_combo(g, combo, 0, 0)
+    lz_bombs(g, -1)
+
+
 cdef inline bint is_top_bomb(u64 cards, u64 info, int flags) noexcept nogil:
     """The rocket (one deck) or four jokers (two decks): nothing can answer it."""
     if flags & F_TWO_DECKS:
@@ -374,15 +572,23 @@ cdef Py_ssize_t generate(u64 hand, u64 last_cards, u64 last_info, int flags,
     cdef int combo = info_combo(last_info), beat
     setup(&g, hand, flags, out, cap)
     if combo == C_PASS:
-        gen_all(&g)
+        if g.nw:
+            lz_all(&g)
+        else:
+            gen_all(&g)
         return g.n
     emit(&g, 0, make_info(C_PASS, 0, 0))
     if is_top_bomb(last_cards, last_info, flags):
         return g.n
     beat = bomb_power(last_cards, last_info, flags)
-    if beat < 0:
-        gen_combo(&g, combo, info_main(last_info) + 1, info_length(last_info))
-    gen_bombs(&g, beat)
+    if g.nw:
+        if beat < 0:
+            lz_combo(&g, combo, info_main(last_info) + 1, info_length(last_info))
+        lz_bombs(&g, beat)
+    else:
+        if beat < 0:
+            gen_combo(&g, combo, info_main(last_info) + 1, info_length(last_info))
+        gen_bombs(&g, beat)
     return g.n
 
 
@@ -398,7 +604,10 @@ cdef Py_ssize_t classify(u64 cards, int flags, MoveRec* out, Py_ssize_t cap) noe
     g.size = card_total(cards)
     if cards == 0:
         return 0
-    gen_all(&g)
+    if g.nw:
+        lz_all(&g)
+    else:
+        gen_all(&g)
     return g.n
 
 

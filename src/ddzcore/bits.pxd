@@ -13,13 +13,18 @@ card sets are ``+`` and ``-``.
 
 Move info word (``u64``): the reading of a move's cards.
 
-    bits   | 0-4   | 5-8  | 9-13   | 14-17 | 18-49                       |
-    field  | combo | main | length | nwild | stand-in ranks, 4 bits each |
+    bits   | 0-4   | 5-8  | 9-13   | 14-17 | 18-33                 | 34-37      |
+    field  | combo | main | length | nwild | stand-in ranks (4x4b) | wild + 1   |
 
 ``combo`` is a ``Combo`` value, ``main`` the rank index of the main part
 (chain top, trio or quad rank; R for the rocket), ``length`` the number of
-chain units (1 for non-chains, 0 for pass).  ``nwild`` and the stand-ins
-describe wild cards in laizi mode (zero otherwise).
+chain units (1 for non-chains, 0 for pass).  In laizi mode ``nwild`` counts
+the move's wild cards that stand for another rank, and the stand-in nibbles
+give those ranks in ascending order (wild cards at face value, as kickers or
+alone, are not listed), with the wild rank + 1 in bits 34-37; all zero when
+no wild card substitutes, so such a move has the same record as without
+laizi.  Example: wild 7, cards 3447 read as the trio 444 + 3 has nwild 1,
+stand-ins 0x1 (a 4) and 0x5 in bits 34-37.
 """
 
 from libc.stdint cimport uint64_t, int64_t
@@ -63,7 +68,7 @@ cdef enum:
     F_WING_TRIO_ADJ = 8       # single wings may be a trio adjacent to the chain
     F_KICKER_BOMB = 16        # kickers may hold all four cards of a rank
     F_TWO_DECKS = 32          # section 8: two decks, big bombs, joker bombs
-    F_JOKER2_LOW = 64         # two-deck: two jokers rank between 4- and 5-card bombs
+    # bits 8-11: the laizi wild rank + 1 (0: no wild cards), RULES.md 7
 
 cdef extern from *:
     """
