@@ -451,56 +451,65 @@ cdef void lz_with_kickers(Gen* g, int combo, int k, int kind, int need, int lo) 
 
 cdef struct LzChain:
     int combo, k, kind, s, top
-    int after[R_ACE + 2]    # after[r]: fewest wild cards the units above r still need
+    int pre[R_ACE + 2]      # pre[r + 1]: wild cards units s..r need at least
+
+
+cdef inline int lz_deficit(Gen* g, int k, int r) noexcept nogil:
+    """Wild cards a unit of k cards of rank r needs at least (all of them for the wild rank)."""
+    return max(0, k - count_of(g.naturals, r))
 
 
 cdef void lz_units(Gen* g, LzChain* ch, int r, int used, u64 phys, int nsub, u64 standins) noexcept nogil:
-    """Choose, rank by rank from r to the chain top, how many naturals each unit uses."""
-    cdef int a, need, nat
-    if r > ch.top:
-        info = lz_info(g, ch.combo, ch.top, ch.top - ch.s + 1, nsub, standins)
+    """Choose, rank by rank from r to the chain top, how many naturals each
+    unit uses; wild cards beyond the units' deficits replace naturals."""
+    cdef int a, top = ch.top, k = ch.k, nat, full
+    cdef int slack = g.nw - used - (ch.pre[top + 1] - ch.pre[r])
+    while r <= top and slack == 0:
+        # No spare wild card: every remaining unit takes all the naturals it can.
+        nat = min(k, count_of(g.naturals, r))
+        phys += <u64>nat * unit(r) + <u64>(k - nat) * unit(g.wild)
+        if r != g.wild and k > nat:
+            standins |= subs(r, k - nat) << (4 * nsub)
+            nsub += k - nat
+        used += k - nat
+        r += 1
+    if r > top:
+        info = lz_info(g, ch.combo, top, top - ch.s + 1, nsub, standins)
         if ch.kind == 0:
             emit(g, phys, info)
         else:
-            set_pool(g, g.nw - used, rank_span(ch.s, ch.top))
-            with_kickers(g, phys, info, ch.kind, ch.top - ch.s + 1, ch.s, ch.top)
+            set_pool(g, g.nw - used, rank_span(ch.s, top))
+            with_kickers(g, phys, info, ch.kind, top - ch.s + 1, ch.s, top)
         return
-    nat = count_of(g.naturals, r)
-    for a in range(min(ch.k, nat), -1, -1):
-        need = ch.k - a
-        if used + need + ch.after[r] > g.nw:
-            break
+    full = min(k, count_of(g.naturals, r))
+    for a in range(full, max(0, full - slack) - 1, -1):
         if r == g.wild:  # the wild rank's own unit: wild cards at face value
-            lz_units(g, ch, r + 1, used + need, phys + <u64>need * unit(r), nsub, standins)
+            lz_units(g, ch, r + 1, used + k, phys + <u64>k * unit(r), nsub, standins)
         else:
-            lz_units(g, ch, r + 1, used + need,
-                     phys + <u64>a * unit(r) + <u64>need * unit(g.wild),
-                     nsub + need, standins | (subs(r, need) << (4 * nsub)))
+            lz_units(g, ch, r + 1, used + k - a,
+                     phys + <u64>a * unit(r) + <u64>(k - a) * unit(g.wild),
+                     nsub + k - a, standins | (subs(r, k - a) << (4 * nsub)))
 
 
 cdef void lz_chain(Gen* g, int combo, int k, int min_len, int kind, int lo, int fix_len) noexcept nogil:
     """Chains with wild cards filling any units' gaps (RULES.md 7); as gen_chain."""
     cdef LzChain ch
-    cdef int s, top, r, deficit, unit_size = k + kind
+    cdef int s, top, unit_size = k + kind
     if g.size:
         if g.size % unit_size or (fix_len and fix_len != g.size // unit_size):
             return
         fix_len = g.size // unit_size
-    if combo >= C_FOUR_TWO_SINGLE:
-        return
     ch.combo, ch.k, ch.kind = combo, k, kind
     for s in range(R_ACE + 1):
-        deficit = 0
+        ch.s = s
+        ch.pre[s] = 0
         for top in range(s, R_ACE + 1):
-            deficit += max(0, k - count_of(g.naturals, top))
-            if deficit > g.nw:
+            ch.pre[top + 1] = ch.pre[top] + lz_deficit(g, k, top)
+            if ch.pre[top + 1] > g.nw:
                 break
             if top - s + 1 < min_len or (fix_len and top - s + 1 != fix_len) or top < lo:
                 continue
-            ch.s, ch.top = s, top
-            ch.after[top] = 0
-            for r in range(top, s, -1):
-                ch.after[r - 1] = ch.after[r] + max(0, k - count_of(g.naturals, r))
+            ch.top = top
             lz_units(g, &ch, s, 0, 0, 0, 0)
 
 

@@ -1,0 +1,74 @@
+"""Lead generation speed per rules mode, in one run (issues 5 and 6).
+
+    python benchmarks/modes.py [--positions N] [--repeat R]
+
+Rows: one deck without wild cards; laizi (wild rank 7) with exactly 0, 1, 2,
+3 and 4 wild cards in hand; two decks (21-card hands).  Hands are seeded
+deals of alternately 17 and 20 cards (21 and 24 with two decks).  For each
+row: positions/s and moves/s through ``count_moves_batch`` and
+``legal_moves_batch`` (one call, ``out=`` reused), and ns per move: if that
+stays flat as wild cards are added, the work grows with the number of
+distinct moves, not with the number of wild-card substitutions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+import numpy as np
+
+from ddzcore import Rules, count_moves_batch, hands_array, legal_moves_batch
+
+ONE_DECK = "3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222BR"
+TWO_DECKS = ONE_DECK.replace("B", "").replace("R", "") * 2 + "BBRR"
+
+
+def deal_hands(n: int, sizes: tuple[int, int], deck: str, wild: "str | None", wilds: "int | None",
+               seed: int) -> list[str]:
+    rng = random.Random(seed)
+    hands = []
+    for i in range(n):
+        size = sizes[i % 2]
+        cards = list(deck)
+        rng.shuffle(cards)
+        if wild is not None and wilds is not None:
+            others = [c for c in cards if c != wild]
+            cards = [wild] * wilds + others[: size - wilds]
+        hands.append("".join(cards[:size]))
+    return hands
+
+
+def best(fn, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--positions", type=int, default=2000)
+    ap.add_argument("--repeat", type=int, default=7)
+    args = ap.parse_args()
+    rows = [("one deck", Rules(), (17, 20), ONE_DECK, None)]
+    rows += [(f"laizi, {k} wild", Rules(wild="7"), (17, 20), ONE_DECK, k) for k in range(5)]
+    rows += [("two decks", Rules(decks=2), (21, 24), TWO_DECKS, None)]
+    print(f"{'mode':<16} {'moves/pos':>9} {'count pos/s':>12} {'batch pos/s':>12} {'batch moves/s':>14} {'ns/move':>8}")
+    for name, rules, sizes, deck, wilds in rows:
+        hands = hands_array(deal_hands(args.positions, sizes, deck, rules.wild, wilds, seed=7), rules)
+        moves, _ = legal_moves_batch(hands, rules=rules)
+        out = moves.base if moves.base is not None else moves
+        n_moves = len(moves)
+        t_count = best(lambda: count_moves_batch(hands, rules=rules), args.repeat)
+        t_batch = best(lambda: legal_moves_batch(hands, rules=rules, out=out), args.repeat)
+        n = len(hands)
+        print(f"{name:<16} {n_moves / n:>9.1f} {n / t_count / 1e6:>11.2f}M {n / t_batch / 1e6:>11.2f}M "
+              f"{n_moves / t_batch / 1e6:>13.0f}M {t_batch / n_moves * 1e9:>8.2f}")
+
+
+if __name__ == "__main__":
+    main()
