@@ -1,8 +1,9 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """ddzcore's move-generation kernel: integers in, integers out.
 
-Implements RULES.md section 2 (one deck) and the combinations of section 8
-(two decks) over the card words of ``bits.pxd``.  Every reading of a card set
+Implements RULES.md section 2 (one deck), the wild cards of section 7
+(laizi) and the combinations of section 8 (two decks) over the card words
+of ``bits.pxd``.  Every reading of a card set
 is its own move; the generator writes ``MoveRec`` records into a caller-owned
 buffer and returns how many moves there are (it keeps counting past the
 buffer's capacity, so a caller can grow the buffer and ask again; a capacity
