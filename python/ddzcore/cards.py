@@ -135,6 +135,8 @@ class Hand:
     """
 
     __slots__ = ("_word", "_decks")
+    _word: int
+    _decks: int
 
     def __init__(self, cards: CardsLike = "", decks: int = 1) -> None:
         if isinstance(cards, Hand):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, Iterable
+
 __all__ = [
     "DdzError",
     "InvalidCardsError",
@@ -29,7 +31,7 @@ class AmbiguousMoveError(InvalidMoveError):
     """Cards that have several readings where one was needed; ``readings``
     lists them (each a ``Move``)."""
 
-    def __init__(self, message: str, readings: list = ()):  # type: ignore[assignment]
+    def __init__(self, message: str, readings: Iterable[Any] = ()) -> None:
         super().__init__(message)
         self.readings = list(readings)
 

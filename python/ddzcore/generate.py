@@ -53,7 +53,7 @@ def _slow_position(hand: HandLike, last: LastLike, rules: Rules) -> tuple[int, i
     """The kernel's arguments (hand word, last cards, last info, rule flags)
     for arguments other than a Hand and a Move; raises the typed errors."""
     lc, li = _last_codes(last, rules)
-    return _hand_word(hand, rules), lc, li, rules._flags
+    return _hand_word(hand, rules), lc, li, rules.flags
 
 
 def _last_codes(last: LastLike, rules: Rules) -> tuple[int, int]:

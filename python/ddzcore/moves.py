@@ -111,6 +111,8 @@ class Move:
     """
 
     __slots__ = ("_cards", "_info")
+    _cards: int
+    _info: int
 
     def __init__(self, text: "str | Move", rules: "_Rules | None" = None) -> None:
         m = text if isinstance(text, Move) else Move.parse(text, rules)
@@ -166,7 +168,7 @@ class Move:
         raise InvalidMoveError(f"{hand}|{c}|{m}|{length} is not a valid combination (readings of {hand}: {listed})")
 
     @classmethod
-    def parse(cls, text: str, rules: "_Rules | None" = None) -> "Move":
+    def parse(cls, text: "str | Move", rules: "_Rules | None" = None) -> "Move":
         """Parse ``CARDS|COMBO|MAIN|LENGTH``, ``pass``, or bare cards with one reading."""
         if isinstance(text, Move):
             return text
