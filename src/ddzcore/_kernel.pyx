@@ -82,8 +82,35 @@ cdef inline unsigned int rank_span(int lo, int hi) noexcept nogil:
     return ((1u << (hi + 1)) - 1u) & ~((1u << lo) - 1u)
 
 
+# AT_LEAST_LO[b] / AT_LEAST_HI[b]: for the byte b of a card word (two ranks,
+# counts c0 = b & 15 and c1 = b >> 4), bit 16*(k-1) + j is set when cj >= k,
+# for k = 1..4 (LO) and k = 5..8 (HI).  setup() ORs them in, shifted by 2 per
+# byte, so each 16-bit field becomes one at_least mask.
+cdef u64 AT_LEAST_LO[256]
+cdef u64 AT_LEAST_HI[256]
+
+
+cdef void _fill_tables() noexcept:
+    cdef int b, j, k, c
+    for b in range(256):
+        AT_LEAST_LO[b] = 0
+        AT_LEAST_HI[b] = 0
+        for j in range(2):
+            c = (b >> (4 * j)) & 15
+            for k in range(1, 9):
+                if c >= k:
+                    if k <= 4:
+                        AT_LEAST_LO[b] |= (<u64>1) << (16 * (k - 1) + j)
+                    else:
+                        AT_LEAST_HI[b] |= (<u64>1) << (16 * (k - 5) + j)
+
+
+_fill_tables()
+
+
 cdef void setup(Gen* g, u64 hand, int flags, MoveRec* out, Py_ssize_t cap) noexcept nogil:
-    cdef int r, k
+    cdef int i, k
+    cdef u64 lo = 0, hi = 0, w
     g.out = out
     g.n = 0
     g.cap = cap
@@ -93,12 +120,17 @@ cdef void setup(Gen* g, u64 hand, int flags, MoveRec* out, Py_ssize_t cap) noexc
     g.wild = ((flags >> 8) & 0xF) - 1
     g.nw = count_of(hand, g.wild) if g.wild >= 0 else 0
     g.naturals = hand - <u64>g.nw * unit(g.wild) if g.nw else hand
-    for k in range(9):
-        g.at_least[k] = 0
-    for r in range(N_RANKS):
-        g.at_least[min(count_of(g.naturals, r), 8)] |= 1u << r
-    for k in range(7, -1, -1):
-        g.at_least[k] |= g.at_least[k + 1]
+    w = g.naturals
+    for i in range(8):
+        lo |= AT_LEAST_LO[(w >> (8 * i)) & 0xFF] << (2 * i)
+    g.at_least[0] = 0x7FFF
+    for k in range(4):
+        g.at_least[k + 1] = (lo >> (16 * k)) & 0x7FFF
+    if flags & F_TWO_DECKS:
+        for i in range(8):
+            hi |= AT_LEAST_HI[(w >> (8 * i)) & 0xFF] << (2 * i)
+    for k in range(4):
+        g.at_least[k + 5] = (hi >> (16 * k)) & 0x7FFF
     # RULES.md 2: kickers never hold all four cards of a rank (two decks: never
     # four or more); jokers count as singles, never a kicker pair.
     g.most = (8 if flags & F_KICKER_BOMB else 3) if flags & F_KICKER_REPEAT else 1
