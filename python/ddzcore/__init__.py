@@ -10,7 +10,16 @@ The rules are RULES.md's (see the project README).  Public API::
 from ._version import __version__
 from .action_space import ActionSpace, action_space
 from .cards import RANK_CHARS, Hand, Rank
-from .errors import AmbiguousMoveError, DdzError, IllegalMoveError, InvalidCardsError, InvalidMoveError
+from .errors import (
+    AmbiguousMoveError,
+    DdzError,
+    IllegalActionError,
+    IllegalMoveError,
+    InvalidCardsError,
+    InvalidDealError,
+    InvalidMoveError,
+    RecordError,
+)
 from .generate import (
     count_moves,
     count_moves_batch,
@@ -22,6 +31,20 @@ from .generate import (
 )
 from .moves import MOVE_DTYPE, PASS, Combo, Move, MoveList, classify
 from .rules import Rules
+from .settlement import (
+    TITLES,
+    Multiplier,
+    Room,
+    Settlement,
+    combine_shows,
+    escape_multiplier,
+    escape_penalty,
+    settle_escape,
+    settle_game,
+    settle_no_landlord,
+    title,
+)
+from .game import MOVE_ID_BASE, OPENSPIEL_FLOW, TERMINAL, Action, Card, Game, Observation, Phase, parse_cards
 
 __all__ = [
     "__version__",
@@ -49,4 +72,28 @@ __all__ = [
     "InvalidMoveError",
     "AmbiguousMoveError",
     "IllegalMoveError",
+    # the game (RULES.md 3-6)
+    "Game",
+    "Phase",
+    "Action",
+    "Card",
+    "parse_cards",
+    "Observation",
+    "TERMINAL",
+    "OPENSPIEL_FLOW",
+    "MOVE_ID_BASE",
+    "Room",
+    "Multiplier",
+    "Settlement",
+    "combine_shows",
+    "escape_multiplier",
+    "escape_penalty",
+    "settle_game",
+    "settle_escape",
+    "settle_no_landlord",
+    "TITLES",
+    "title",
+    "IllegalActionError",
+    "InvalidDealError",
+    "RecordError",
 ]

@@ -10,6 +10,9 @@ __all__ = [
     "InvalidMoveError",
     "AmbiguousMoveError",
     "IllegalMoveError",
+    "IllegalActionError",
+    "InvalidDealError",
+    "RecordError",
 ]
 
 
@@ -39,3 +42,20 @@ class AmbiguousMoveError(InvalidMoveError):
 class IllegalMoveError(DdzError):
     """A valid combination that is not legal here: not contained in the hand,
     or not beating the move to beat (RULES.md 2-3)."""
+
+
+class IllegalActionError(IllegalMoveError):
+    """An action that is not legal in the game's current state (RULES.md 3-6):
+    the wrong phase or player, a move not in the hand or not beating the last
+    one, a pass on a lead, a bid not above the last, escaping a finished game.
+    The game is left unchanged."""
+
+
+class InvalidDealError(InvalidCardsError):
+    """A given deal that is not one deck dealt 17/17/17 + 3 bottom cards, or
+    an end-game position whose hands overlap or exceed the deck (RULES.md 4)."""
+
+
+class RecordError(DdzError):
+    """A game record (JSON) that is malformed, or whose replay does not reach
+    the recorded result."""

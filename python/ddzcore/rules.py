@@ -43,6 +43,26 @@ class Rules:
       ``3..2`` (``"7"``; ``Rank`` or ``"10"`` accepted and normalised), or
       ``None``; its cards stand for other ranks (RULES.md 7).  One deck only.
 
+    Game flow (RULES.md sections 4-6; used by ``Game``, ignored by move
+    generation, so ``flags`` does not depend on them):
+
+    - ``bidding``: ``"call_rob"`` (叫地主/抢地主, base score 1) or ``"points"``
+      (classic 叫分: one bid of 1, 2 or 3 each, base score = the bid).
+    - ``rob_back``: after someone robbed, the caller gets the last rob chance
+      (RULES.md's decision).
+    - ``show_start``, ``show_deal_early``, ``show_deal_late``, ``show_bottom``:
+      the show-cards (明牌) multipliers before the deal (5), during the deal
+      while holding at most ``show_early_cards`` cards (4), later in the deal
+      (3) and for the landlord after taking the bottom cards (2); 0 means that
+      chance to show is not offered.
+    - ``show_early_cards``: dealt cards up to which a show is "early" (8).
+    - ``show_combine``: several shows take the largest multiplier (``"max"``,
+      happy rules) or multiply together (``"product"``, laizi rules).
+    - ``doubling``: the doubling (加倍) round before play exists.
+    - ``max_redeals``: redeals allowed after everybody passes the call
+      (``None`` = no cap); past it the game ends with no landlord and a zero
+      settlement (OpenSpiel's behaviour is ``max_redeals=0``).
+
     Raises ``ValueError`` for an unknown preset or a bad field value.
     """
 
@@ -53,6 +73,18 @@ class Rules:
     kicker_bomb: bool = False
     decks: int = 1
     wild: "str | None" = None
+
+    # -- game flow (RULES.md 4-6); not part of ``flags`` ----------------------
+    bidding: str = "call_rob"
+    rob_back: bool = True
+    show_start: int = 5
+    show_deal_early: int = 4
+    show_deal_late: int = 3
+    show_bottom: int = 2
+    show_early_cards: int = 8
+    show_combine: str = "max"
+    doubling: bool = True
+    max_redeals: "int | None" = None
 
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
         "standard": {},
@@ -81,7 +113,24 @@ class Rules:
             if self.decks != 1:
                 raise ValueError("Rules.wild (laizi) needs decks=1")
             object.__setattr__(self, "wild", rank.char)
+        self._check_flow()
         object.__setattr__(self, "_flags", self._make_flags())
+
+    def _check_flow(self) -> None:
+        """Validate the game-flow fields (``ValueError`` naming the field)."""
+        if self.bidding not in ("call_rob", "points"):
+            raise ValueError(f"Rules.bidding must be 'call_rob' or 'points', not {self.bidding!r}")
+        if self.show_combine not in ("max", "product"):
+            raise ValueError(f"Rules.show_combine must be 'max' or 'product', not {self.show_combine!r}")
+        for name in ("show_start", "show_deal_early", "show_deal_late", "show_bottom", "show_early_cards"):
+            v = getattr(self, name)
+            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+                raise ValueError(f"Rules.{name} must be an int >= 0, not {v!r}")
+        if not 0 <= self.show_early_cards <= 17:
+            raise ValueError(f"Rules.show_early_cards must be in 0..17, not {self.show_early_cards!r}")
+        m = self.max_redeals
+        if m is not None and (not isinstance(m, int) or isinstance(m, bool) or m < 0):
+            raise ValueError(f"Rules.max_redeals must be None or an int >= 0, not {m!r}")
 
     @classmethod
     def preset(cls, name: str, **overrides: Any) -> "Rules":

@@ -1,0 +1,361 @@
+"""``ddz play`` (a human against two bots) and ``ddz simulate`` (bot games
+with statistics): the whole game of RULES.md sections 3-6 in the terminal.
+
+Terminal output and progress bars use ``rich``; colours appear only on a
+terminal that supports them.
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+from rich.text import Text
+
+from .bots import BOTS, Bot, make_bot, run_games
+from .cards import RANK_CHARS, Hand
+from .errors import AmbiguousMoveError, DdzError
+from .game import Action, Card, Game, Observation, Phase
+from .moves import Move
+from .records import save
+from .rules import Rules
+from .settlement import Room, Settlement, title
+
+__all__ = ["play", "simulate"]
+
+_SUIT_SYMBOL = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
+_RANK_TEXT = {c: ("10" if c == "T" else c) for c in RANK_CHARS}
+_ACTION_WORDS = {
+    Action.NO_SHOW: "don't show", Action.SHOW: "show cards (明牌)", Action.NO_CALL: "pass (不叫)",
+    Action.CALL: "call (叫地主)", Action.NO_ROB: "don't rob (不抢)", Action.ROB: "rob (抢地主)",
+    Action.NO_BID: "pass (不叫)", Action.BID_1: "bid 1", Action.BID_2: "bid 2", Action.BID_3: "bid 3",
+    Action.NO_DOUBLE: "don't double", Action.DOUBLE: "double (加倍)",
+}
+_PHASE_WORDS = {
+    Phase.SHOW_START: "show cards before the deal? (x{m})", Phase.SHOW_EARLY: "show cards now? (x{m})",
+    Phase.SHOW_LATE: "show cards now? (x{m})", Phase.CALL: "call the landlord?", Phase.ROB: "rob the landlord?",
+    Phase.BID: "bid for the landlord", Phase.SHOW_BOTTOM: "show your cards? (x{m})", Phase.DOUBLE: "double?",
+    Phase.PLAY: "your play",
+}
+_MAX_LISTED = 30
+
+
+def card_text(card: Card) -> Text:
+    """One concrete card, with its suit symbol and colour (red hearts and diamonds, jokers marked)."""
+    if card.suit is None:
+        return Text("Joker" if card == 53 else "joker", style="bold red" if card == 53 else "bold")
+    style = "red" if card.suit in "HD" else ""
+    return Text(_SUIT_SYMBOL[card.suit] + _RANK_TEXT[card.rank.char], style=style)
+
+
+def cards_text(cards: Sequence[Card]) -> Text:
+    """Concrete cards in rank order, each with its suit and colour."""
+    out = Text()
+    for i, c in enumerate(sorted(cards, key=lambda c: (c.rank, c))):
+        if i:
+            out.append(" ")
+        out.append_text(card_text(c))
+    return out or Text("-")
+
+
+def ranks_text(hand: Hand) -> str:
+    """Rank-only cards for moves, 10 written as 10."""
+    return " ".join(_RANK_TEXT[r.char] for r in hand.ranks()) or "-"
+
+
+def move_text(move: Move) -> str:
+    """A move for people: ranks (10 as 10) and the combination's name."""
+    if move.is_pass:
+        return "pass"
+    name = str(move.combo).replace("_", " ")
+    return f"{ranks_text(move.cards)}  ({name})"
+
+
+def action_words(action: "Action | Move") -> str:
+    """Any action for people (a move, or a call, rob, show, double...)."""
+    return move_text(action) if isinstance(action, Move) else _ACTION_WORDS.get(action, str(action))
+
+
+def _role(obs: Observation, seat: int) -> str:
+    if obs.landlord is None:
+        return ""
+    return "landlord" if seat == obs.landlord else "farmer"
+
+
+def _seat_name(seat: int, human: int) -> str:
+    return "You" if seat == human else f"Seat {seat}"
+
+
+def _show_state(console: Console, game: Game, human: int) -> None:
+    obs = game.observation(human)
+    m = obs.multiplier
+    console.rule(f"[bold]{obs.phase}[/] · base {obs.base} · multiplier x{m.total}"
+                 + (f" · redeal {obs.redeals}" if obs.redeals else ""))
+    for seat in range(3):
+        role = _role(obs, seat)
+        label = f"{_seat_name(seat, human)}{' (' + role + ')' if role else ''}"
+        if seat == human:
+            continue
+        extra = ""
+        if seat in obs.shown:
+            extra = "  shown: " + ranks_text(obs.shown[seat])
+        console.print(f"  {label}: {obs.card_counts[seat]} cards{extra}")
+    if obs.bottom is not None:
+        console.print(f"  bottom cards: {ranks_text(obs.bottom)}")
+    if obs.last_move is not None:
+        console.print(f"  to beat: [bold]{move_text(obs.last_move)}[/] from {_seat_name(obs.last_player, human)}")
+    role = _role(obs, human)
+    line = Text(f"  Your hand{' (' + role + ')' if role else ''}: ")
+    line.append_text(cards_text(obs.cards))
+    console.print(line)
+
+
+def _numbered(legal: Sequence["Action | Move"]) -> dict[str, "Action | Move"]:
+    """The numbers the human may type: 1, 2, ... in list order; under point
+    bidding the number is the bid itself (0 = no bid)."""
+    if legal and legal[0] == Action.NO_BID and not isinstance(legal[0], Move):
+        return {str(0 if a == Action.NO_BID else int(a) - Action.BID_1 + 1): a for a in legal}
+    return {str(i): a for i, a in enumerate(legal, 1)}
+
+
+def _list_actions(console: Console, numbered: dict[str, "Action | Move"]) -> None:
+    items = list(numbered.items())
+    for key, a in items[:_MAX_LISTED]:
+        console.print(f"   [cyan]{key:>3}[/] {action_words(a)}")
+    if len(items) > _MAX_LISTED:
+        console.print(f"   ... {len(items) - _MAX_LISTED} more: type the cards (e.g. 33, 10JQKA, 3334) to play any")
+
+
+def _read_action(console: Console, game: Game, human: int) -> "Action | Move | None":
+    """The human's action, re-asking on bad input; ``None`` means quit."""
+    legal = list(game.legal_actions())
+    obs = game.observation(human)
+    mult = {Phase.SHOW_START: game.rules.show_start, Phase.SHOW_EARLY: game.rules.show_deal_early,
+            Phase.SHOW_LATE: game.rules.show_deal_late, Phase.SHOW_BOTTOM: game.rules.show_bottom}
+    console.print(f"[bold]{_PHASE_WORDS[obs.phase].format(m=mult.get(obs.phase, ''))}[/]")
+    numbered = _numbered(legal)
+    _list_actions(console, numbered)
+    while True:
+        try:
+            text = click.prompt("Your choice (number, cards, pass; ? for help, q to quit)", prompt_suffix="> ",
+                                default="", show_default=False)
+        except click.Abort:
+            return None
+        t = text.strip()
+        if not t:
+            continue
+        if t.lower() in ("q", "quit", "exit"):
+            return None
+        if t == "?":
+            console.print("Type the number of an action, or cards in rank notation (3-9, 10 or T, J, Q, K, A, 2, "
+                          "B small joker, R big joker), or 'pass'.  A number always picks from the list: to "
+                          "type cards that look like a number, start with '=' (=5, =10).  Cards with several "
+                          "readings: give CARDS|COMBO|MAIN|LENGTH as listed.  'q' leaves the game (an escape: "
+                          "you pay the escape penalty).")
+            continue
+        if t in numbered:
+            return numbered[t]
+        if t.startswith("="):
+            t = t[1:]
+        elif t.isdigit() and obs.phase != Phase.PLAY:
+            console.print(f"[red]No choice {t}: choose one of {', '.join(numbered)}.[/]")
+            continue
+        try:
+            action = game.parse_action(t)
+        except AmbiguousMoveError as e:
+            console.print(f"[yellow]{t} can be played several ways:[/]")
+            for r in e.readings:
+                console.print(f"     {r}  ({str(r.combo).replace('_', ' ')})")
+            continue
+        except DdzError as e:
+            console.print(f"[red]{e}[/]")
+            continue
+        if action not in legal:
+            console.print(f"[red]{action_words(action)} is not legal now.[/]")
+            continue
+        return action
+
+
+def _settlement_table(s: Settlement, human: int, beans: bool) -> Table:
+    t = Table(title="Settlement")
+    t.add_column("seat")
+    t.add_column("role")
+    t.add_column("points", justify="right")
+    if beans:
+        for c in ("transfer", "rake", "net beans"):
+            t.add_column(c, justify="right")
+    for seat in range(3):
+        role = "landlord" if seat == s.landlord else ("farmer" if s.landlord is not None else "-")
+        if s.escaped == seat:
+            role += " (escaped)"
+        row = [_seat_name(seat, human), role, f"{s.points[seat]:+d}"]
+        if beans:
+            row += [f"{s.transfers[seat]:+d}", f"{s.rake[seat]}", f"{s.net[seat]:+d}"]
+        t.add_row(*row)
+    return t
+
+
+def _rules_from(preset: str, bidding: str, shows: bool, doubling: bool) -> Rules:
+    extra = {} if shows else dict(show_start=0, show_deal_early=0, show_deal_late=0, show_bottom=0)
+    return Rules.preset(preset, bidding=bidding, doubling=doubling, **extra)
+
+
+def _bot_list(text: str, n: int, seed: Optional[int]) -> list[Bot]:
+    names = [s.strip() for s in text.split(",") if s.strip()]
+    if len(names) == 1:
+        names = names * n
+    if len(names) != n:
+        raise click.BadParameter(f"give {n} bot names (or one for all), not {len(names)}", param_hint="--bots")
+    try:
+        return [make_bot(name, None if seed is None else seed + 1000 * (i + 1)) for i, name in enumerate(names)]
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--bots") from None
+
+
+_BOT_NAMES = ", ".join(sorted(BOTS))
+
+
+_COMMON_OPTIONS = [
+    click.option("--seed", type=int, default=None, help="Seed for the deals and the bots."),
+    click.option("--rules", "preset", type=click.Choice(sorted(Rules.PRESETS)), default="standard",
+                 show_default=True, help="Move-generation rules preset."),
+    click.option("--bidding", type=click.Choice(["call_rob", "points"]), default="call_rob", show_default=True,
+                 help="Call and rob (叫地主/抢地主) or point bidding 1-3 (叫分)."),
+    click.option("--shows/--no-shows", default=True, show_default=True, help="Offer show cards (明牌)."),
+    click.option("--doubling/--no-doubling", default=True, show_default=True, help="Offer doubling (加倍)."),
+    click.option("--room", "coefficient", type=click.IntRange(1), default=1, show_default=True,
+                 help="Room coefficient N: beans per point."),
+    click.option("--rake", type=click.IntRange(0), default=0, show_default=True,
+                 help="Beans the room takes from each player per game."),
+    click.option("--beans", type=click.IntRange(0), default=None,
+                 help="Beans every player brings (floors, caps, doubling eligibility); default: unlimited."),
+]
+
+
+def _common(f):  # type: ignore[no-untyped-def]
+    """The options ``play`` and ``simulate`` share, in this order in ``--help``."""
+    for option in reversed(_COMMON_OPTIONS):
+        f = option(f)
+    return f
+
+
+@click.command()
+@click.option("--seat", type=click.IntRange(0, 2), default=0, show_default=True, help="Your seat (0, 1 or 2).")
+@click.option("--bots", "bot_names", default="rule", show_default=True,
+              help=f"The two opponents, comma-separated ({_BOT_NAMES}); one name for both.")
+@click.option("--record", "record_path", type=click.Path(dir_okay=False), default=None,
+              help="Write the game's JSON record here at the end.")
+@_common
+def play(seat: int, bot_names: str, record_path: Optional[str], preset: str, bidding: str, shows: bool,
+         doubling: bool, coefficient: int, rake: int, beans: Optional[int], seed: Optional[int]) -> None:
+    """Play one game against two bots in the terminal (RULES.md 3-6).
+
+    Your cards are shown with suits; the legal actions are numbered.  Type a
+    number, or cards in rank notation (33, 10JQKA, 3334, BR), or 'pass'.
+    'q' leaves the game, which counts as an escape (逃跑).
+    """
+    console = Console(highlight=False)
+    rules = _rules_from(preset, bidding, shows, doubling)
+    room = Room(coefficient=coefficient, rake=rake)
+    opponents = _bot_list(bot_names, 2, seed)
+    bots: list[Optional[Bot]] = [None, None, None]
+    others = [s for s in range(3) if s != seat]
+    for s, b in zip(others, opponents):
+        bots[s] = b
+        b.new_game(s, rules)
+    game = Game(rules, seed=seed, room=room, beans=None if beans is None else [beans] * 3)
+    console.print(f"[bold]Dou Dizhu[/] · you are seat {seat} · opponents: "
+                  + ", ".join(f"seat {s} {bots[s].name}" for s in others))  # type: ignore[union-attr]
+    last_round = 0
+    while not game.is_terminal():
+        if game.redeals != last_round:
+            last_round = game.redeals
+            console.print("[yellow]Everybody passed: the cards are dealt again.[/]")
+        p = game.current_player()
+        if p == seat:
+            _show_state(console, game, seat)
+            action = _read_action(console, game, seat)
+            if action is None:
+                game.escape(seat)
+                console.print("[red]You left the game: that is an escape (逃跑).[/]")
+                break
+            role = _role(game.observation(seat), seat)
+            console.print(f"  You{' (' + role + ')' if role else ''}: {action_words(action)}")
+        else:
+            obs = game.observation(p)
+            action = bots[p].act(obs)  # type: ignore[union-attr]
+            role = _role(obs, p)
+            console.print(f"  {_seat_name(p, seat)}{' (' + role + ')' if role else ''}: {action_words(action)}")
+        had = game.landlord
+        game.apply(action)
+        if had is None and game.landlord is not None:
+            console.print(f"[bold]{_seat_name(game.landlord, seat)} {'are' if game.landlord == seat else 'is'} "
+                          f"the landlord[/] and takes the bottom cards: {ranks_text(game.bottom)}")
+    s = game.settlement()
+    console.rule("[bold]Game over[/]")
+    if s.escaped is not None:
+        console.print(f"{_seat_name(s.escaped, seat)} escaped (M = {s.escape_multiplier}).")
+    elif s.landlord is None:
+        console.print("Nobody became landlord.")
+    else:
+        won = seat in s.winners
+        console.print(f"[bold {'green' if won else 'red'}]{'You win' if won else 'You lose'}[/]: "
+                      f"{'the landlord' if s.landlord in s.winners else 'the farmers'} went out first.")
+        m = s.multiplier
+        console.print(f"Multiplier x{m.total}: initial {m.initial}, robs {m.robs}, bombs {m.bombs}, "
+                      f"show x{m.show}{', spring' if m.spring else ''}{', anti-spring' if m.anti_spring else ''}; "
+                      f"doubles {list(s.doubles)}; base {s.base}.")
+    console.print(_settlement_table(s, seat, beans is not None or rake > 0 or coefficient > 1))
+    console.print(f"Your title for {s.points[seat]:+d} points: {title(s.points[seat])} "
+                  f"({title(s.points[seat], english=True)})")
+    if record_path:
+        save(game, record_path)
+        console.print(f"Record written to {record_path}")
+
+
+@click.command()
+@click.option("--games", "n_games", type=click.IntRange(1), default=1000, show_default=True,
+              help="How many games to play.")
+@click.option("--bots", "bot_names", default="random", show_default=True,
+              help=f"Bots for seats 0, 1, 2, comma-separated ({_BOT_NAMES}); one name for all.")
+@click.option("--progress/--no-progress", default=True, show_default=True, help="Show a progress bar.")
+@_common
+def simulate(n_games: int, bot_names: str, progress: bool, preset: str, bidding: str, shows: bool,
+             doubling: bool, coefficient: int, rake: int, beans: Optional[int], seed: Optional[int]) -> None:
+    """Play bot games and print win rates by side, the average multiplier,
+    the spring rate, the bean flow and the speed (RULES.md 3-6)."""
+    console = Console(highlight=False)
+    rules = _rules_from(preset, bidding, shows, doubling)
+    bots = _bot_list(bot_names, 3, seed)
+    room = Room(coefficient=coefficient, rake=rake)
+    bean_list = None if beans is None else [beans] * 3
+    if progress:
+        with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      TimeRemainingColumn(), console=console, transient=True) as bar:
+            task = bar.add_task("playing", total=n_games)
+            stats = run_games(n_games, bots, seed, rules, room, bean_list,
+                              progress=lambda k: bar.update(task, completed=k))
+    else:
+        stats = run_games(n_games, bots, seed, rules, room, bean_list)
+    t = Table(title=f"{stats.games} games · bots {', '.join(b.name for b in bots)}")
+    t.add_column("measure")
+    t.add_column("value", justify="right")
+    played = stats.played or 1
+    t.add_row("landlord wins", f"{stats.landlord_wins} ({stats.landlord_win_rate:.1%})")
+    t.add_row("farmer wins", f"{stats.farmer_wins} ({stats.farmer_wins / played:.1%})")
+    for s in range(3):
+        t.add_row(f"seat {s} ({bots[s].name}) side won", f"{stats.seat_wins[s]} ({stats.seat_wins[s] / played:.1%})")
+    if stats.no_landlord:
+        t.add_row("no landlord (redeal cap)", str(stats.no_landlord))
+    t.add_row("average multiplier", f"{stats.average_multiplier:.2f}")
+    t.add_row("spring rate (春天 + 反春)", f"{stats.spring_rate:.2%}")
+    t.add_row("beans to landlords, per game", f"{stats.landlord_net / stats.games:+.1f}")
+    t.add_row("beans to farmers, per game", f"{stats.farmer_net / stats.games:+.1f}")
+    for s in range(3):
+        t.add_row(f"seat {s} net beans, per game", f"{stats.net[s] / stats.games:+.1f}")
+    t.add_row("rake, per game", f"{stats.rake / stats.games:.1f}")
+    t.add_row("games per second", f"{stats.games_per_second:,.0f}")
+    console.print(t)

@@ -1,0 +1,1260 @@
+"""The whole three-player game as a state machine (RULES.md sections 3 to 6).
+
+Phases, in order (those switched off in ``Rules`` are skipped)::
+
+    SHOW_START   明牌开始   each player, before any card is dealt: show (x5) or not
+    SHOW_EARLY   发牌明牌   after 8 dealt cards: show (x4) or not
+    SHOW_LATE    发牌明牌   after all 17: show (x3) or not
+    CALL / ROB   叫地主 / 抢地主   (Rules.bidding == "call_rob")
+    BID          叫分 1-3          (Rules.bidding == "points")
+    SHOW_BOTTOM  明牌       the landlord, after taking the 3 bottom cards: show (x2) or not
+    DOUBLE       加倍       each eligible player, from the landlord: double or not
+    PLAY         出牌       the landlord leads
+    END
+
+Vocabulary (OpenSpiel-like): ``current_player()``, ``legal_actions()``
+(never empty before the end), ``apply(action)`` (checked; an illegal action
+raises ``IllegalActionError`` and changes nothing), ``push(action)``
+(unchecked in play), ``pop()``, ``copy()``, ``is_terminal()``,
+``returns()`` (points, zero-sum), ``settlement()`` (beans), ``escape(p)``
+and ``observation(p)`` (an information set: nothing hidden leaks).
+
+Actions are ``Action`` members in the bidding, show and doubling phases and
+``Move`` objects (``PASS`` included) in play.  Seats are 0, 1, 2 in turn
+order; the next player after seat s is (s + 1) mod 3 (RULES.md 3).
+
+Hands are ``Hand`` objects (kernel card words) inside the game; concrete
+cards with suits (``Card``) exist for dealing, display and records only.
+
+Points RULES.md leaves open, decided here:
+
+- Show cards during the deal are two decision points: after
+  ``Rules.show_early_cards`` (8) dealt cards (x4) and after all 17 (x3);
+  showing earlier within either window cannot change anything, since "the
+  first player to show" is by turn order.  The shows before and during the
+  deal are asked in turn from the randomly chosen first caller, who is
+  drawn with each deal (before anyone shows).
+- After everybody passes with no show, the whole round starts again: a new
+  deal, a new random first caller, the show offers again.
+- Point bidding with a show and three passes: the first shower becomes
+  landlord with base 1.
+- A landlord who has already shown is not offered the show after the
+  bottom; players not eligible to double are skipped, not asked.
+- An escape before there is a landlord uses base 1 even under point
+  bidding; an end-game position (``Game.endgame``) never scores spring.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Any, Iterable, Optional, Sequence, Union
+
+from operator import attrgetter
+
+import numpy as np
+
+from . import _kernel
+from .cards import RANK_CHARS, Hand, Rank
+from .errors import AmbiguousMoveError, IllegalActionError, InvalidCardsError, InvalidDealError, InvalidMoveError
+from .action_space import ActionSpace, action_space
+from .generate import legal_moves
+from .moves import MOVE_DTYPE, PASS, Combo, Move, MoveList, classify
+from .rules import Rules
+from .settlement import (
+    Multiplier, Room, Settlement, combine_shows, escape_multiplier, settle_escape, settle_game,
+    settle_no_landlord,
+)
+
+__all__ = ["Card", "parse_cards", "Phase", "Action", "Observation", "Game", "OPENSPIEL_FLOW", "TERMINAL",
+           "MOVE_ID_BASE"]
+
+#: ``current_player()`` once the game is over.
+TERMINAL = -1
+
+#: Dense action ids (``Game.action_id``): a flow action's id is its
+#: ``Action`` value (0-11); a move's is ``MOVE_ID_BASE`` plus its index in
+#: ``action_space(rules)`` (so pass is ``MOVE_ID_BASE``).
+MOVE_ID_BASE = 16
+
+_FLOW_FIELDS = ("bidding", "rob_back", "show_start", "show_deal_early", "show_deal_late", "show_bottom",
+                "show_early_cards", "show_combine", "doubling", "max_redeals")
+
+#: ``Rules`` game-flow fields that make the game OpenSpiel's ``dou_dizhu``:
+#: point bidding, no show cards, no doubling, no redeal.
+OPENSPIEL_FLOW: dict[str, Any] = dict(bidding="points", show_start=0, show_deal_early=0, show_deal_late=0,
+                                      show_bottom=0, doubling=False, max_redeals=0)
+
+# -- concrete cards (RULES.md 1) ------------------------------------------------
+
+_SUITS = "SHCD"
+
+
+def _card_rank(c: int) -> int:
+    return c >> 2 if c < 53 else 14
+
+
+_UNIT = [1 << (4 * _card_rank(c)) for c in range(54)]
+
+
+class Card(int):
+    """A concrete card (RULES.md 1): an int 0-53.  ``4 × rank + suit`` for the
+    ranks 3..2 (suits S, H, C, D = 0..3), 52 the small joker ``B``, 53 the big
+    joker ``R``.  ``str(Card(0)) == "S3"``; ``Card.parse("HT")``.
+
+    Raises ``InvalidCardsError`` for a value or text that is not a card.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, value: "int | str") -> "Card":
+        if isinstance(value, str):
+            return cls.parse(value)
+        if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or not 0 <= value < 54:
+            raise InvalidCardsError(f"{value!r} is not a card id (0..53)")
+        return int.__new__(cls, value)
+
+    @property
+    def rank(self) -> Rank:
+        """The card's rank (suits never matter in play)."""
+        return Rank(_card_rank(self))
+
+    @property
+    def suit(self) -> Optional[str]:
+        """``"S"``, ``"H"``, ``"C"``, ``"D"``, or ``None`` for a joker."""
+        return None if self >= 52 else _SUITS[self & 3]
+
+    def __str__(self) -> str:
+        if self >= 52:
+            return "B" if self == 52 else "R"
+        return _SUITS[self & 3] + RANK_CHARS[self >> 2]
+
+    def __repr__(self) -> str:
+        return f"Card({str(self)!r})"
+
+    @classmethod
+    def parse(cls, text: str) -> "Card":
+        """One card from text: suit letter then rank (``S3``, ``h10``, ``DA``), or ``B`` / ``R``."""
+        cards = parse_cards(text)
+        if len(cards) != 1:
+            raise InvalidCardsError(f"{text!r} is not one card (write e.g. S3, HT, B)")
+        return cards[0]
+
+
+def parse_cards(text: str) -> list[Card]:
+    """Concrete cards from text such as ``"S3 HT DA B R"`` (separators
+    optional, case-insensitive, ``10`` for T).  Raises ``InvalidCardsError``
+    naming the bad part, or a card given twice."""
+    out: list[Card] = []
+    s = text.upper().replace("10", "T")
+    i = 0
+    while i < len(s):
+        ch = s[i]
+        if ch in " ,;+\t\n":
+            i += 1
+            continue
+        if ch in "BR":
+            out.append(int.__new__(Card, 52 if ch == "B" else 53))
+            i += 1
+            continue
+        if ch in _SUITS and i + 1 < len(s) and s[i + 1] in RANK_CHARS[:13]:
+            out.append(int.__new__(Card, 4 * RANK_CHARS.index(s[i + 1]) + _SUITS.index(ch)))
+            i += 2
+            continue
+        raise InvalidCardsError(f"bad card at {text[i:i + 3]!r} in {text!r}: write a suit S H C D then a rank "
+                                f"3456789TJQKA2, or B / R for the jokers")
+    if len(set(out)) != len(out):
+        dup = next(c for c in out if out.count(c) > 1)
+        raise InvalidCardsError(f"card {dup} is given twice in {text!r}")
+    return out
+
+
+def _cards_word(cards: Iterable[int]) -> int:
+    return sum(_UNIT[c] for c in cards)
+
+
+def _is_concrete_text(text: str) -> bool:
+    return any(ch in "SHCDshcd" for ch in text)
+
+
+def _resolve_cards(parts: Sequence[Any], what: str) -> list[tuple[int, ...]]:
+    """Concrete card tuples for each part (rank text gets suits S, H, C, D in
+    order, avoiding the cards given concretely)."""
+    concrete: list[Optional[list[int]]] = []
+    ranks: list[Optional[Hand]] = []
+    for part in parts:
+        if isinstance(part, Hand):
+            concrete.append(None)
+            ranks.append(part)
+        elif isinstance(part, str) and not _is_concrete_text(part):
+            concrete.append(None)
+            ranks.append(Hand(part))
+        else:
+            cards = parse_cards(part) if isinstance(part, str) else [Card(c) for c in part]
+            concrete.append([int(c) for c in cards])  # kept in the order given (the dealing order)
+            ranks.append(None)
+    used: set[int] = set()
+    for cs in concrete:
+        if cs is None:
+            continue
+        for c in cs:
+            if c in used:
+                raise InvalidDealError(f"card {Card(c)} is dealt twice in {what}")
+            used.add(c)
+    free = [[c for c in range(54) if _card_rank(c) == r and c not in used] for r in range(15)]
+    out: list[tuple[int, ...]] = []
+    for cs, hand in zip(concrete, ranks):
+        if cs is None:
+            got: list[int] = []
+            for r in hand.ranks():  # type: ignore[union-attr]
+                if not free[r]:
+                    raise InvalidDealError(f"{what} has more cards of rank {RANK_CHARS[r]} than one deck holds")
+                got.append(free[r].pop(0))
+            cs = got
+        out.append(tuple(cs))
+    return out
+
+
+# -- phases and actions ----------------------------------------------------------
+
+class Phase(IntEnum):
+    """The phases of a deal, in order (RULES.md 4-6)."""
+
+    SHOW_START = 0  #: 明牌开始: before the deal, show for x5
+    SHOW_EARLY = 1  #: 发牌明牌 early: after at most 8 dealt cards, x4
+    SHOW_LATE = 2  #: 发牌明牌 late: after all 17 cards, x3
+    CALL = 3  #: 叫地主
+    ROB = 4  #: 抢地主
+    BID = 5  #: 叫分 (point bidding)
+    SHOW_BOTTOM = 6  #: 明牌 by the landlord after taking the bottom cards, x2
+    DOUBLE = 7  #: 加倍
+    PLAY = 8  #: 出牌
+    END = 9  #: the game is over
+
+    def __str__(self) -> str:
+        return self.name.lower()
+
+
+class Action(IntEnum):
+    """A game-flow action (every phase but play, where actions are ``Move``).
+
+    ``str()`` is the lower-case name; ``Action.parse`` also takes the Chinese
+    terms and, for bids, the digits 1-3.  ``ESCAPE`` is never a legal action:
+    it is what ``Game.escape`` records.
+    """
+
+    NO_SHOW = 0  #: 不明牌
+    SHOW = 1  #: 明牌
+    NO_CALL = 2  #: 不叫
+    CALL = 3  #: 叫地主
+    NO_ROB = 4  #: 不抢
+    ROB = 5  #: 抢地主
+    NO_BID = 6  #: 不叫 (point bidding)
+    BID_1 = 7  #: 1分
+    BID_2 = 8  #: 2分
+    BID_3 = 9  #: 3分
+    NO_DOUBLE = 10  #: 不加倍
+    DOUBLE = 11  #: 加倍
+    ESCAPE = 12  #: 逃跑 (recorded by ``Game.escape``)
+
+    def __str__(self) -> str:
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, text: "str | int | Action") -> "Action":
+        """An action from its name (``"call"``, ``"no_rob"``, ``"bid_2"``),
+        Chinese term (``"叫地主"``, ``"抢地主"``, ``"加倍"``) or value.
+        Raises ``InvalidMoveError`` otherwise."""
+        if isinstance(text, int) and not isinstance(text, bool):
+            try:
+                return cls(text)
+            except ValueError:
+                pass
+        elif isinstance(text, str):
+            t = text.strip().lower().replace("-", "_").replace(" ", "_")
+            if t in _ACTION_ALIASES:
+                return _ACTION_ALIASES[t]
+            try:
+                return cls[t.upper()]
+            except KeyError:
+                pass
+        raise InvalidMoveError(f"{text!r} is not a game action; one of: {' '.join(str(a) for a in cls)}")
+
+
+_ACTION_ALIASES = {
+    "明牌": Action.SHOW, "不明牌": Action.NO_SHOW, "叫地主": Action.CALL, "抢地主": Action.ROB,
+    "不抢": Action.NO_ROB, "加倍": Action.DOUBLE, "不加倍": Action.NO_DOUBLE, "逃跑": Action.ESCAPE,
+    "1": Action.BID_1, "2": Action.BID_2, "3": Action.BID_3, "bid1": Action.BID_1, "bid2": Action.BID_2,
+    "bid3": Action.BID_3, "1分": Action.BID_1, "2分": Action.BID_2, "3分": Action.BID_3,
+}
+
+#: The "no" action of each decision phase ("pass", 不叫 in text means this).
+_NEGATIVE = {0: Action.NO_SHOW, 1: Action.NO_SHOW, 2: Action.NO_SHOW, 3: Action.NO_CALL, 4: Action.NO_ROB,
+             5: Action.NO_BID, 6: Action.NO_SHOW, 7: Action.NO_DOUBLE}
+_LEGAL_FLOW = {0: [Action.NO_SHOW, Action.SHOW], 1: [Action.NO_SHOW, Action.SHOW],
+               2: [Action.NO_SHOW, Action.SHOW], 3: [Action.NO_CALL, Action.CALL],
+               4: [Action.NO_ROB, Action.ROB], 6: [Action.NO_SHOW, Action.SHOW],
+               7: [Action.NO_DOUBLE, Action.DOUBLE]}
+
+# Phase values as plain ints for the hot path.
+_SHOW_START, _SHOW_EARLY, _SHOW_LATE, _CALL, _ROB, _BID, _SHOW_BOTTOM, _DOUBLE, _PLAY, _END = range(10)
+_SHOW_FIELDS = {_SHOW_START: "show_start", _SHOW_EARLY: "show_deal_early", _SHOW_LATE: "show_deal_late"}
+
+# The play loop holds hands as ``Hand`` objects and the move to beat as a
+# ``Move``: that is the argument pair ``legal_moves`` takes straight to the
+# kernel, and a MoveList makes ``Move`` objects only when indexed.
+_hand = Hand._trusted
+# ``apply`` checks a move with the kernel's own predicates (as ``Move.beats``
+# and ``Move.from_codes`` do) rather than generating the moves again: cards
+# in hand, a valid reading, and beating the move to beat.  Bit 3 of every
+# rank nibble: ((hand | G) - cards) & G == G iff cards <= hand (one deck:
+# counts <= 4 < 8, so no nibble borrows from its neighbour).
+_valid = _kernel.is_valid_reading
+_beats = _kernel.beats_codes
+_GUARD = 0x888888888888888
+_BOMB = int(Combo.BOMB)
+_ROCKET = int(Combo.ROCKET)
+#: What a player may do after the rocket: pass, and only pass (RULES.md 3).
+_PASS_ONLY = MoveList(np.zeros(1, MOVE_DTYPE))
+
+
+def _ncards(word: int) -> int:
+    """Cards in a card word (the sum of its nibbles)."""
+    w = (word & 0x0F0F0F0F0F0F0F0F) + ((word >> 4) & 0x0F0F0F0F0F0F0F0F)
+    return ((w * 0x0101010101010101) & 0xFFFFFFFFFFFFFFFF) >> 56
+
+
+def _clone(rng: np.random.Generator) -> np.random.Generator:
+    """A generator in the same state as ``rng``, independent of it."""
+    out = np.random.Generator(type(rng.bit_generator)())
+    out.bit_generator.state = rng.bit_generator.state
+    return out
+
+
+def _bombs_in(word: int) -> int:
+    """The most disjoint bombs and rockets a hand can form (RULES.md 6, escape)."""
+    n = sum(1 for r in range(13) if (word >> (4 * r)) & 0xF == 4)
+    return n + ((word >> 52) & 0xFF == 0x11)
+
+
+def _seat(player: object) -> int:
+    if not isinstance(player, (int, np.integer)) or isinstance(player, bool) or not 0 <= player <= 2:
+        raise IllegalActionError(f"{player!r} is not a seat (0, 1 or 2)")
+    return int(player)
+
+
+# -- observation -------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Observation:
+    """What one player may see (an information set; RULES.md 4-5).
+
+    - ``player``, ``phase``, ``current_player`` (``TERMINAL`` at the end),
+      ``first_caller`` (the randomly chosen first caller of this deal),
+      ``landlord`` (``None`` until decided), ``redeals`` so far.
+    - ``hand`` / ``cards``: the player's own cards dealt so far (none before
+      the deal, 8 in the early show phase), as ranks and as concrete cards.
+    - ``shown``: the other players' visible hands (明牌), seat -> ``Hand``.
+    - ``bottom``: the 3 bottom cards once the landlord has taken them.
+    - ``card_counts``: cards each player holds (dealt so far).
+    - ``history``: this deal's public actions, ``(seat, action)`` pairs.
+    - ``base`` (points), ``multiplier`` (breakdown so far), ``shows`` (each
+      seat's show multiplier, 0 = none), ``doubles`` (factors 1 or 2).
+    - ``last_move`` / ``last_player``: the move to beat in play (``None``
+      when the current player leads).
+    - ``legal_actions``: the player's legal actions if it is to act, else ()
+      (a tuple of ``Action``, or in play the ``MoveList``).
+    """
+
+    player: int
+    phase: Phase
+    current_player: int
+    first_caller: int
+    landlord: Optional[int]
+    redeals: int
+    hand: Hand
+    cards: tuple[Card, ...]
+    shown: dict[int, Hand]
+    bottom: Optional[Hand]
+    card_counts: tuple[int, int, int]
+    history: tuple[tuple[int, "Action | Move"], ...]
+    base: int
+    multiplier: Multiplier
+    shows: tuple[int, int, int]
+    doubles: tuple[int, int, int]
+    last_move: Optional[Move]
+    last_player: Optional[int]
+    legal_actions: "Sequence[Action | Move]"
+
+
+ActionLike = Union[Action, Move, str, int]
+
+_STATE = ("_ph", "_cur", "_queue", "_round", "_round_start", "_first", "_dealt", "_hands", "_bottom", "_shows",
+          "_caller", "_robs", "_rob_back", "_robber", "_bid", "_bidder", "_landlord", "_base", "_doubles",
+          "_last", "_lastp", "_bombs", "_lplays", "_fplays", "_winner", "_escaped")
+_GET_STATE = attrgetter(*_STATE)
+# The mutable lists of the state and their positions in a snapshot (copied in and out).
+_LIST_AT = tuple(i for i, n in enumerate(_STATE) if n in ("_queue", "_hands", "_shows", "_doubles"))
+
+
+class Game:
+    """A three-player Dou Dizhu game (RULES.md 3-6), from the deal to the settlement.
+
+    ``Game(rules=None, *, seed=None, deal=None, first=None, room=None, beans=None)``
+
+    - ``rules``: a ``Rules`` (one deck; game-flow fields choose call/rob or
+      point bidding, the show multipliers, doubling, the redeal cap).
+    - ``seed``: an int or a ``numpy.random.Generator`` for the deals and the
+      random first caller (``None``: fresh entropy).  A Generator is used as
+      is (shared, not copied), which is the fast way to play many games.
+    - ``deal``: a given deal (hand 0, hand 1, hand 2, bottom), each card text
+      (``"33445..."``: suits are assigned; or concrete ``"S3 H3 ..."``) or
+      cards; must be one whole deck dealt 17/17/17 + 3.  A list of such
+      deals gives the deals of successive redeals (records use this).
+    - ``first``: the first caller of the given deal (default: random), or
+      one seat (or ``None``) per given deal.
+    - ``room``: a ``Room`` (N, rake, initial multiplier, doubling threshold,
+      winners' cap); ``None`` is analysis mode: N = 1, no rake, everyone may
+      double.
+    - ``beans``: each player's carried beans (three ints) for the doubling
+      eligibility and the floors and caps of the settlement; ``None``: no
+      limits.
+
+    ``Game.endgame(hands, ...)`` starts directly in play (puzzles, perft).
+
+    Raises ``InvalidDealError`` for a bad deal, ``ValueError`` for bad
+    arguments (two-deck rules, beans not three ints).
+    """
+
+    __slots__ = ("_rules", "_flags", "_room", "_beans", "_rng", "_fork", "_given", "_deals", "_hist",
+                 "_endgame") + _STATE
+
+    def __init__(self, rules: Optional[Rules] = None, *, seed: "int | np.random.Generator | None" = None,
+                 deal: Any = None, first: "int | Sequence[int | None] | None" = None, room: Optional[Room] = None,
+                 beans: Optional[Sequence[int]] = None) -> None:
+        self._setup(rules, room, beans)
+        self._rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        self._fork = False  # set by copy(): clone the generator before drawing from it again
+        self._given = self._parse_deals(deal, first)
+        self._endgame: Optional[dict] = None
+        self._deals: list[tuple[int, tuple[tuple[int, ...], ...]]] = []
+        self._hist: list[tuple] = []
+        self._round = 0
+        self._start_round()
+
+    def _setup(self, rules: Optional[Rules], room: Optional[Room], beans: Optional[Sequence[int]]) -> None:
+        rules = rules or Rules()
+        if not isinstance(rules, Rules):
+            raise ValueError(f"rules must be a Rules, not {rules!r}")
+        if rules.decks != 1:
+            raise ValueError("the three-player game uses one deck (Rules.decks == 1)")
+        if getattr(rules, "wild", None) is not None:
+            raise ValueError("laizi (Rules.wild) games are not played by Game yet: the wild rank is drawn "
+                             "after the landlord is known (RULES.md 7)")
+        if room is not None and not isinstance(room, Room):
+            raise ValueError(f"room must be a Room, not {room!r}")
+        if beans is not None:
+            beans = [int(b) if isinstance(b, (int, np.integer)) and not isinstance(b, bool) else b for b in beans]
+            if len(beans) != 3 or any(not isinstance(b, int) or b < 0 for b in beans):
+                raise ValueError(f"beans must be three ints >= 0, not {beans!r}")
+        self._rules = rules
+        self._flags = rules.flags
+        self._room = room
+        self._beans = None if beans is None else tuple(beans)
+
+    @staticmethod
+    def _parse_deals(deal: Any, first: Any) -> list[tuple[Optional[int], tuple[tuple[int, ...], ...]]]:
+        if deal is None:
+            if first is not None:
+                raise ValueError("first is the first caller of a given deal: give deal= too")
+            return []
+        deals = deal if (isinstance(deal, (list, tuple)) and deal and isinstance(deal[0], (list, tuple))
+                         and len(deal[0]) == 4 and not isinstance(deal[0][0], (int, np.integer))) else [deal]
+        firsts = list(first) if isinstance(first, (list, tuple)) else [first]
+        if len(firsts) > len(deals):
+            raise ValueError(f"{len(firsts)} first callers for {len(deals)} deals")
+        firsts += [None] * (len(deals) - len(firsts))
+        out = []
+        for d, f in zip(deals, firsts):
+            if not isinstance(d, (list, tuple)) or len(d) != 4:
+                raise InvalidDealError(f"a deal is (hand 0, hand 1, hand 2, bottom), not {d!r}")
+            parts = _resolve_cards(d, "the deal")
+            sizes = [len(p) for p in parts]
+            if sizes != [17, 17, 17, 3]:
+                raise InvalidDealError(f"a deal is 17, 17, 17 cards and 3 bottom cards, not {sizes}")
+            out.append((None if f is None else _seat(f), tuple(parts)))
+        return out
+
+    @classmethod
+    def endgame(cls, hands: Sequence[Any], landlord: int = 0, *, to_move: Optional[int] = None,
+                last: "Move | str | None" = None, last_player: Optional[int] = None,
+                rules: Optional[Rules] = None, room: Optional[Room] = None,
+                beans: Optional[Sequence[int]] = None, base: int = 1) -> "Game":
+        """A game that starts in play with the given hands (puzzles, perft,
+        open-hand analysis; RULES.md 3).
+
+        ``hands``: three card texts (rank or concrete) or card lists, any
+        sizes, together at most one deck; ``landlord``: the landlord's seat;
+        ``to_move``: the player to act (default the landlord); ``last`` and
+        ``last_player``: the move to beat and who played it (default: the
+        player to move leads).  The position counts as mid-game: no spring or
+        anti-spring is scored.  Bidding is over (base ``base``, no robs).
+
+        Raises ``InvalidDealError`` for overlapping or impossible hands and
+        ``IllegalActionError`` for a bad seat or move to beat.
+        """
+        g = cls.__new__(cls)
+        g._setup(rules, room, beans)
+        g._rng = np.random.default_rng(0)
+        g._fork = False
+        if len(hands) != 3:
+            raise InvalidDealError(f"an end game has three hands, not {len(hands)}")
+        parts = _resolve_cards(list(hands), "the end-game hands")
+        if not any(parts):
+            raise InvalidDealError("an end game needs at least one card")
+        g._given = []
+        g._hist = []
+        landlord = _seat(landlord)
+        if not isinstance(base, int) or isinstance(base, bool) or base < 1:
+            raise ValueError(f"base must be an int >= 1, not {base!r}")
+        g._deals = [(landlord, (parts[0], parts[1], parts[2], ()))]
+        g._round = 0
+        g._start_round()
+        g._landlord = landlord
+        g._base = base
+        g._queue = []
+        g._ph = _PLAY
+        cur = landlord if to_move is None else _seat(to_move)
+        g._cur = cur
+        g._lplays, g._fplays = 2, 1  # mid-game: neither spring nor anti-spring can happen
+        if any(not h._word for h in g._hands):
+            raise InvalidDealError("every hand of an end game needs a card (an empty hand has already won)")
+        if last is None or last == "":
+            g._lastp = cur
+        else:
+            m = last if isinstance(last, Move) else Move.parse(last, g._rules)
+            if m.is_pass:
+                raise IllegalActionError("the move to beat cannot be a pass")
+            lp = (cur + 2) % 3 if last_player is None else _seat(last_player)
+            if lp == cur:
+                raise IllegalActionError("the player to move cannot be the one who played the move to beat")
+            try:
+                _resolve_cards(list(hands) + [str(m.cards)], "the end-game hands and the move to beat")
+            except InvalidDealError:
+                raise InvalidDealError(f"the hands and the move to beat {m} hold more than one deck") from None
+            g._last = m
+            g._lastp = lp
+        g._endgame = {"hands": [" ".join(str(Card(c)) for c in p) for p in parts], "landlord": landlord,
+                      "to_move": cur, "last": None if g._lastp == cur else str(g._last),
+                      "last_player": None if g._lastp == cur else g._lastp, "base": base}
+        return g
+
+    # -- dealing and flow ------------------------------------------------------------
+    def _start_round(self) -> None:
+        k = self._round
+        if k < len(self._deals):
+            first, dealt = self._deals[k]
+        else:
+            if self._fork:
+                self._rng = _clone(self._rng)
+                self._fork = False
+            if k < len(self._given):
+                given_first, dealt = self._given[k]
+                first = int(self._rng.random() * 3) if given_first is None else given_first
+            else:
+                rng = self._rng
+                perm = rng.permutation(54).tolist()  # each hand in the order its cards are dealt
+                dealt = (tuple(perm[0:17]), tuple(perm[17:34]), tuple(perm[34:51]), tuple(perm[51:54]))
+                first = int(rng.random() * 3)
+            self._deals.append((first, dealt))
+        self._first = first
+        self._dealt = dealt
+        u = _UNIT.__getitem__
+        self._hands = [_hand(sum(map(u, dealt[0]))), _hand(sum(map(u, dealt[1]))), _hand(sum(map(u, dealt[2])))]
+        self._bottom = sum(map(u, dealt[3]))
+        self._shows = [0, 0, 0]
+        self._caller = None
+        self._robs = 0
+        self._rob_back = False
+        self._robber = None
+        self._bid = 0
+        self._bidder = None
+        self._landlord = None
+        self._base = 1
+        self._doubles = [1, 1, 1]
+        self._last = PASS
+        self._lastp = -1
+        self._bombs = self._lplays = self._fplays = 0
+        self._winner = None
+        self._escaped = None
+        self._round_start = len(self._hist)
+        self._enter_show(_SHOW_START)
+
+    def _order(self, start: int) -> list[int]:
+        return [start, (start + 1) % 3, (start + 2) % 3]
+
+    def _enter_show(self, ph: int) -> None:
+        rules = self._rules
+        if rules.show_start or rules.show_deal_early or rules.show_deal_late:
+            for phase in range(ph, _SHOW_LATE + 1):
+                if getattr(rules, _SHOW_FIELDS[phase]):
+                    q = [s for s in self._order(self._first) if not self._shows[s]]
+                    if q:
+                        self._ph, self._queue, self._cur = phase, q, q[0]
+                        return
+        self._start_calling()
+
+    def _first_shower(self) -> Optional[int]:
+        for s in self._order(self._first):
+            if self._shows[s]:
+                return s
+        return None
+
+    def _start_calling(self) -> None:
+        shower = self._first_shower()
+        q = self._order(self._first if shower is None else shower)
+        self._ph = _BID if self._rules.bidding == "points" else _CALL
+        self._queue, self._cur = q, q[0]
+
+    def _all_pass(self) -> None:
+        shower = self._first_shower()
+        if shower is not None:
+            self._set_landlord(shower, 1)
+            return
+        cap = self._rules.max_redeals
+        if cap is not None and self._round >= cap:
+            self._ph, self._cur, self._queue = _END, TERMINAL, []
+            return
+        self._round += 1
+        self._start_round()
+
+    def _set_landlord(self, seat: int, base: int) -> None:
+        self._landlord = seat
+        self._base = base
+        self._hands[seat] = _hand(self._hands[seat]._word + self._bottom)
+        if self._rules.show_bottom and not self._shows[seat]:
+            self._ph, self._queue, self._cur = _SHOW_BOTTOM, [seat], seat
+        else:
+            self._start_doubling()
+
+    def _may_double(self, seat: int) -> bool:
+        room = self._room
+        return True if room is None else room.may_double(seat, self._landlord, self._beans)  # type: ignore[arg-type]
+
+    def _start_doubling(self) -> None:
+        if self._rules.doubling:
+            q = [s for s in self._order(self._landlord) if self._may_double(s)]  # type: ignore[arg-type]
+            if q:
+                self._ph, self._queue, self._cur = _DOUBLE, q, q[0]
+                return
+        self._start_play()
+
+    def _start_play(self) -> None:
+        self._ph = _PLAY
+        self._queue = []
+        self._cur = self._lastp = self._landlord  # type: ignore[assignment]
+        self._last = PASS
+
+    # -- snapshots (undo of flow actions) -------------------------------------------------
+    def _snapshot(self) -> tuple:
+        snap = list(_GET_STATE(self))
+        for i in _LIST_AT:
+            snap[i] = list(snap[i])
+        return tuple(snap)
+
+    def _restore(self, snap: tuple) -> None:
+        for i, (n, v) in enumerate(zip(_STATE, snap)):
+            setattr(self, n, list(v) if i in _LIST_AT else v)
+
+    # -- the OpenSpiel-like vocabulary ---------------------------------------------------
+    @property
+    def rules(self) -> Rules:
+        """The game's ``Rules``."""
+        return self._rules
+
+    @property
+    def room(self) -> Optional[Room]:
+        """The ``Room`` (``None``: analysis mode)."""
+        return self._room
+
+    @property
+    def beans(self) -> Optional[tuple[int, int, int]]:
+        """Each player's carried beans before the game (``None``: unlimited)."""
+        return self._beans  # type: ignore[return-value]
+
+    @property
+    def phase(self) -> Phase:
+        """The current ``Phase``."""
+        return Phase(self._ph)
+
+    def current_player(self) -> int:
+        """The seat to act (0-2), or ``TERMINAL`` (-1) when the game is over."""
+        return self._cur
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over (someone went out, escaped, or the redeal cap ended it)."""
+        return self._ph == _END
+
+    def legal_actions(self) -> "list[Action] | MoveList":
+        """The current player's legal actions (RULES.md 3-5): a list of
+        ``Action`` members in the flow phases (sorted), a ``MoveList`` of
+        ``Move`` objects in play (the kernel's order; when following,
+        ``PASS`` first).  A leader cannot pass; after the rocket only
+        ``PASS`` is legal.  Empty at the end."""
+        if self._ph == _PLAY:
+            p = self._cur
+            if p == self._lastp:
+                return legal_moves(self._hands[p], None, self._rules)
+            last = self._last
+            if last._info & 31 == _ROCKET:  # RULES.md 3: after the rocket everyone passes
+                return _PASS_ONLY
+            return legal_moves(self._hands[p], last, self._rules)
+        return self._flow_legal()
+
+    def _flow_legal(self) -> list:
+        ph = self._ph
+        if ph == _END:
+            return []
+        if ph == _BID:
+            return [Action.NO_BID] + [Action(Action.BID_1 + b - 1) for b in range(self._bid + 1, 4)]
+        return list(_LEGAL_FLOW[ph])
+
+    def apply(self, action: ActionLike) -> None:
+        """Apply the current player's action (an ``Action``, a ``Move``, or
+        text that ``parse_action`` reads).  Raises ``IllegalActionError`` (a
+        ``ValueError``) for an action that is not legal here, or
+        ``InvalidMoveError`` for unreadable text; the game is then unchanged.
+        RULES.md 3-5."""
+        if type(action) is Move and self._ph == _PLAY:  # the hot path
+            p = self._cur
+            i = action._info
+            last = self._last
+            if i & 31:
+                c = action._cards
+                hand = self._hands[p]._word
+                if (((hand | _GUARD) - c) & _GUARD != _GUARD or not _valid(c, i, self._flags)
+                        or (p != self._lastp and not _beats(c, i, last._cards, last._info, self._flags))):
+                    raise IllegalActionError(self._why_illegal(action))
+            elif p == self._lastp:
+                raise IllegalActionError(self._why_illegal(action))
+            self._play(p, action)
+            return
+        self._apply_other(action)
+
+    apply_action = apply
+
+    def push(self, action: "Action | Move") -> None:
+        """Apply an action without the legality checks of play (for search and
+        fast loops over ``legal_actions()``).  A move that is not legal
+        leaves an inconsistent game.  Flow actions are checked as in ``apply``."""
+        if type(action) is Move and self._ph == _PLAY:
+            self._play(self._cur, action)
+            return
+        self._apply_other(action)
+
+    def _play(self, p: int, move: Move) -> None:
+        self._hist.append((p, move, self._last, self._lastp))
+        i = move._info
+        if i & 31:
+            h = self._hands[p]._word - move._cards
+            self._hands[p] = _hand(h)
+            self._last = move
+            self._lastp = p
+            if i & 31 >= _BOMB:
+                self._bombs += 1
+            if p == self._landlord:
+                self._lplays += 1
+            else:
+                self._fplays += 1
+            if not h:
+                self._winner = p
+                self._ph = _END
+                self._cur = TERMINAL
+                return
+        self._cur = p + 1 if p < 2 else 0
+
+    def _apply_other(self, action: Any) -> None:
+        if isinstance(action, str):
+            action = self.parse_action(action)
+        ph = self._ph
+        if ph == _END:
+            raise IllegalActionError("the game is over: no action is legal")
+        if ph == _PLAY:
+            if not isinstance(action, Move):
+                raise IllegalActionError(f"{action!r} is not a move; in play the actions are moves (RULES.md 3)")
+            if type(action) is not Move:
+                action = Move._from_codes(*action.codes)
+            self.apply(action)
+            return
+        if isinstance(action, Move) or not isinstance(action, (int, np.integer)) or isinstance(action, bool):
+            raise IllegalActionError(f"{action!r} is not an action of the {Phase(ph)} phase; "
+                                     f"legal: {', '.join(str(a) for a in self._flow_legal())}")
+        try:
+            a = Action(int(action))
+        except ValueError:
+            raise IllegalActionError(f"{action!r} is not an action") from None
+        legal = self._flow_legal()
+        if a not in legal:
+            raise IllegalActionError(f"{a} is not legal in the {Phase(ph)} phase; "
+                                     f"legal: {', '.join(str(x) for x in legal)}")
+        self._flow(a)
+
+    def _flow(self, a: Action) -> None:
+        p = self._cur
+        self._hist.append((p, a, self._snapshot()))
+        q = self._queue
+        q.pop(0)
+        ph = self._ph
+        if q:
+            self._cur = q[0]
+        if ph <= _SHOW_LATE:
+            if a == Action.SHOW:
+                self._shows[p] = getattr(self._rules, _SHOW_FIELDS[ph])
+            if not q:
+                self._enter_show(ph + 1)
+        elif ph == _CALL:
+            if a == Action.CALL:
+                self._caller = p
+                if q:  # those after the caller have not said 不叫: each may rob once
+                    self._ph = _ROB
+                else:
+                    self._set_landlord(p, 1)
+            elif not q:
+                self._all_pass()
+        elif ph == _ROB:
+            if a == Action.ROB:
+                self._robs += 1
+                self._robber = p
+            if not q:
+                if self._robber is not None and self._rules.rob_back and not self._rob_back:
+                    self._rob_back = True  # the caller's last chance (RULES.md 4 decision)
+                    self._queue, self._cur = [self._caller], self._caller
+                else:
+                    self._set_landlord(self._caller if self._robber is None else self._robber, 1)
+        elif ph == _BID:
+            if a != Action.NO_BID:
+                self._bid = int(a) - Action.BID_1 + 1
+                self._bidder = p
+                if self._bid == 3:
+                    self._set_landlord(p, 3)
+                    return
+            if not q:
+                if self._bidder is None:
+                    self._all_pass()
+                else:
+                    self._set_landlord(self._bidder, self._bid)
+        elif ph == _SHOW_BOTTOM:
+            if a == Action.SHOW:
+                self._shows[p] = self._rules.show_bottom
+            self._start_doubling()
+        elif ph == _DOUBLE:
+            if a == Action.DOUBLE:
+                self._doubles[p] = 2
+            if not q:
+                self._start_play()
+
+    def _why_illegal(self, move: Move) -> str:
+        p = self._cur
+        hand = self._hands[p]
+        if move.is_pass:
+            return f"seat {p} leads and cannot pass (RULES.md 3)"
+        if not move.cards <= hand:
+            return f"{move} is not in seat {p}'s hand {hand}"
+        if move not in classify(move.cards, self._rules):
+            return f"{move} is not a valid combination under these rules"
+        if p == self._lastp:
+            return f"{move} is not a legal lead"
+        if self._last._info & 31 == _ROCKET:
+            return f"{move} cannot be played: after the rocket every other player must pass (RULES.md 3)"
+        return (f"{move} does not beat {self._last} (RULES.md 2: same type and number of cards with a "
+                f"higher main rank, or a bomb)")
+
+    def escape(self, player: int) -> None:
+        """Player ``player`` leaves (逃跑) and the game ends, settled as an
+        escape (RULES.md 6; any phase, any player, not only the one to act).
+        Raises ``IllegalActionError`` if the game is over or the seat is bad."""
+        p = _seat(player)
+        if self._ph == _END:
+            raise IllegalActionError("the game is over: nobody can escape")
+        self._hist.append((p, Action.ESCAPE, self._snapshot()))
+        self._escaped = p
+        self._ph, self._cur, self._queue = _END, TERMINAL, []
+
+    def pop(self) -> "Action | Move":
+        """Undo the last action (or escape) and return it.  Raises
+        ``IllegalActionError`` when there is nothing to undo."""
+        if not self._hist:
+            raise IllegalActionError("nothing to undo")
+        entry = self._hist.pop()
+        if len(entry) == 3:
+            self._restore(entry[2])
+            return entry[1]
+        p, move, last, lastp = entry
+        i = move._info
+        if i & 31:
+            self._hands[p] = _hand(self._hands[p]._word + move._cards)
+            if i & 31 >= _BOMB:
+                self._bombs -= 1
+            if p == self._landlord:
+                self._lplays -= 1
+            else:
+                self._fplays -= 1
+            self._ph = _PLAY
+            self._winner = None
+        self._last, self._lastp, self._cur = last, lastp, p
+        return move
+
+    def copy(self) -> "Game":
+        """An independent copy (same history, so it can ``pop`` too).  Both
+        games draw later redeals from their own clone of the random
+        generator's current state (made when first needed), so the copy
+        deals what the original would have dealt, and neither disturbs the
+        other (nor, from then on, a ``Generator`` passed as ``seed``)."""
+        g = Game.__new__(Game)
+        for n in ("_rules", "_flags", "_room", "_beans", "_given", "_endgame") + _STATE:
+            setattr(g, n, getattr(self, n))
+        g._queue = list(self._queue)
+        g._hands = list(self._hands)
+        g._shows = list(self._shows)
+        g._doubles = list(self._doubles)
+        g._deals = list(self._deals)
+        g._hist = list(self._hist)
+        g._rng = self._rng
+        g._fork = self._fork = True
+        return g
+
+    __copy__ = copy
+
+    def __deepcopy__(self, memo: dict) -> "Game":
+        return self.copy()
+
+    # -- dense action ids (OpenSpiel style) ----------------------------------------------
+    def _space(self) -> ActionSpace:
+        defaults = Rules()
+        return action_space(self._rules.replace(**{f: getattr(defaults, f) for f in _FLOW_FIELDS}))
+
+    def action_id(self, action: "Action | Move") -> int:
+        """The dense integer id of an action: an ``Action``'s value (0-11), or
+        ``MOVE_ID_BASE`` + the move's index in ``action_space(rules)``.  The
+        same for every game under the same move rules.  Raises
+        ``IllegalActionError`` for a move outside the action space."""
+        if isinstance(action, Move):
+            return MOVE_ID_BASE + self._space().index(action)
+        return int(Action.parse(action))
+
+    def action_from_id(self, action_id: int) -> "Action | Move":
+        """The action with this dense id (inverse of ``action_id``).  Raises
+        ``InvalidMoveError`` for an id that is no action."""
+        if isinstance(action_id, (int, np.integer)) and not isinstance(action_id, bool) and action_id >= MOVE_ID_BASE:
+            return self._space()[int(action_id) - MOVE_ID_BASE]
+        return Action.parse(action_id)
+
+    def legal_action_ids(self) -> list[int]:
+        """``legal_actions()`` as dense ids, ascending (OpenSpiel's convention)."""
+        if self._ph == _PLAY:
+            space = self._space()
+            return sorted(MOVE_ID_BASE + space.index(m) for m in self.legal_actions())
+        return [int(a) for a in self._flow_legal()]
+
+    # -- reading the state ---------------------------------------------------------------
+    @property
+    def history(self) -> list[tuple[int, "Action | Move"]]:
+        """Every action so far, all deals included, as ``(seat, action)``
+        pairs (escapes appear as ``Action.ESCAPE``)."""
+        return [(e[0], e[1]) for e in self._hist]
+
+    @property
+    def first_caller(self) -> int:
+        """This deal's randomly chosen first caller (RULES.md 4)."""
+        return self._first
+
+    @property
+    def landlord(self) -> Optional[int]:
+        """The landlord's seat, ``None`` until decided."""
+        return self._landlord
+
+    @property
+    def redeals(self) -> int:
+        """How many times the cards were dealt again after everybody passed."""
+        return self._round
+
+    @property
+    def winner(self) -> Optional[int]:
+        """The seat that went out first (``None`` if nobody did)."""
+        return self._winner
+
+    @property
+    def escaped(self) -> Optional[int]:
+        """The seat that escaped, or ``None``."""
+        return self._escaped
+
+    @property
+    def base(self) -> int:
+        """The base score (底分, points): 1 for a call, the bid under point bidding."""
+        return self._base
+
+    @property
+    def shows(self) -> tuple[int, int, int]:
+        """Each seat's show multiplier (0: has not shown)."""
+        return tuple(self._shows)  # type: ignore[return-value]
+
+    @property
+    def doubles(self) -> tuple[int, int, int]:
+        """Each seat's doubling factor (1 or 2)."""
+        return tuple(self._doubles)  # type: ignore[return-value]
+
+    @property
+    def robs(self) -> int:
+        """How many times the landlord was robbed (抢地主, rob back included)."""
+        return self._robs
+
+    @property
+    def bombs_played(self) -> int:
+        """Bombs and rockets played so far."""
+        return self._bombs
+
+    def hand(self, player: int) -> Hand:
+        """Seat ``player``'s current cards (ranks), the bottom included once taken."""
+        return self._hands[_seat(player)]
+
+    @property
+    def hands(self) -> list[Hand]:
+        """The three current hands (a god's-eye view; see ``observation``)."""
+        return list(self._hands)
+
+    @property
+    def bottom(self) -> Hand:
+        """The bottom cards (底牌), whether or not revealed yet."""
+        return Hand._trusted(self._bottom)
+
+    def cards(self, player: int) -> tuple[Card, ...]:
+        """Seat ``player``'s current concrete cards (suits for display: of each
+        rank the lowest suits S, H, C, D are kept)."""
+        s = _seat(player)
+        pool = list(self._dealt[s])
+        if s == self._landlord:
+            pool += self._dealt[3]
+        return self._concrete(pool, self._hands[s]._word)
+
+    @staticmethod
+    def _concrete(pool: Iterable[int], word: int) -> tuple[Card, ...]:
+        left = [(word >> (4 * r)) & 0xF for r in range(15)]
+        out = []
+        for c in sorted(pool):
+            r = _card_rank(c)
+            if left[r]:
+                left[r] -= 1
+                out.append(int.__new__(Card, c))
+        return tuple(out)
+
+    @property
+    def deal(self) -> tuple[tuple[Card, ...], ...]:
+        """This deal's concrete cards: (hand 0, hand 1, hand 2, bottom) as dealt."""
+        return tuple(tuple(int.__new__(Card, c) for c in part) for part in self._dealt)
+
+    @property
+    def deals(self) -> list[tuple[int, tuple[tuple[Card, ...], ...]]]:
+        """Every deal so far (redeals included) as ``(first caller, deal)``."""
+        return [(f, tuple(tuple(int.__new__(Card, c) for c in part) for part in d))
+                for f, d in self._deals[: self._round + 1]]
+
+    @property
+    def last_move(self) -> Optional[Move]:
+        """The move to beat in play, ``None`` when the player to move leads."""
+        if self._ph != _PLAY or self._cur == self._lastp:
+            return None
+        return self._last
+
+    @property
+    def last_player(self) -> Optional[int]:
+        """Who played ``last_move`` (``None`` when the player to move leads)."""
+        return None if self.last_move is None else self._lastp
+
+    def multiplier(self) -> Multiplier:
+        """The multiplier breakdown so far (RULES.md 6); spring and
+        anti-spring are known once the game is over."""
+        room = self._room
+        over = self._winner is not None
+        lw = over and self._winner == self._landlord
+        return Multiplier(
+            initial=room.initial_multiplier if room else 1,
+            robs=self._robs,
+            bombs=self._bombs,
+            show=combine_shows(self._shows, self._rules.show_combine),
+            spring=lw and self._fplays == 0,
+            anti_spring=over and not lw and self._lplays == 1,
+        )
+
+    def escape_multiplier(self) -> int:
+        """M of the escape formula now (RULES.md 6): robs × show cards × 2
+        per bomb, counting bombs played and every bomb and rocket the hands
+        could still form (the bottom with the landlord once taken)."""
+        bombs = self._bombs + sum(_bombs_in(h._word) for h in self._hands)
+        return escape_multiplier(self._robs, combine_shows(self._shows, self._rules.show_combine), bombs)
+
+    def settlement(self) -> Settlement:
+        """The ``Settlement`` of the finished game (RULES.md 6): points,
+        multiplier breakdown, stakes, bean transfers, rake and net.  Raises
+        ``IllegalActionError`` while the game is not over."""
+        if self._ph != _END:
+            raise IllegalActionError("the game is not over: no settlement yet")
+        room = self._room
+        if self._escaped is not None:
+            if self._landlord is None:
+                m = 1
+            else:
+                m = self.escape_multiplier()
+            return settle_escape(self._escaped, self._landlord, self._base, m, self.multiplier(),
+                                 self._doubles, room, self._beans)
+        if self._landlord is None:
+            return settle_no_landlord(self.multiplier())
+        return settle_game(self._landlord, self._winner == self._landlord, self._base, self.multiplier(),
+                           self._doubles, room, self._beans)
+
+    def returns(self) -> list[int]:
+        """Points per seat (zero-sum; all 0 before the end).  See ``settlement`` for beans."""
+        if self._ph != _END:
+            return [0, 0, 0]
+        return list(self.settlement().points)
+
+    # -- information sets --------------------------------------------------------------
+    def _dealt_count(self) -> int:
+        ph = self._ph
+        if ph == _SHOW_START:
+            return 0
+        if ph == _SHOW_EARLY:
+            return self._rules.show_early_cards
+        return 17
+
+    def _visible_cards(self, s: int) -> tuple[Card, ...]:
+        n = self._dealt_count()
+        if n < 17:
+            return tuple(int.__new__(Card, c) for c in self._dealt[s][:n])
+        return self.cards(s)
+
+    def _visible_word(self, s: int) -> int:
+        n = self._dealt_count()
+        if n < 17:
+            return _cards_word(self._dealt[s][:n])
+        return self._hands[s]._word
+
+    def observation(self, player: int) -> Observation:
+        """What seat ``player`` may see now (RULES.md 4-5): its own cards
+        (dealt so far), the hands shown by others, the bottom once taken,
+        card counts and the public history of this deal.  Two states that
+        differ only in hidden cards give equal observations.  Raises
+        ``IllegalActionError`` for a bad seat."""
+        s = _seat(player)
+        own = self._visible_cards(s)
+        shown = {}
+        counts = []
+        for q in range(3):
+            w = self._visible_word(q)
+            counts.append(_ncards(w))
+            if q != s and self._shows[q]:
+                shown[q] = Hand._trusted(w)
+        bottom = Hand._trusted(self._bottom) if self._landlord is not None else None
+        lm = self.last_move
+        legal = self.legal_actions() if s == self._cur else ()
+        if isinstance(legal, list):
+            legal = tuple(legal)
+        return Observation(
+            player=s, phase=Phase(self._ph), current_player=self._cur, first_caller=self._first,
+            landlord=self._landlord, redeals=self._round, hand=Hand._trusted(self._visible_word(s)), cards=own,
+            shown=shown, bottom=bottom, card_counts=tuple(counts),  # type: ignore[arg-type]
+            history=tuple((e[0], e[1]) for e in self._hist[self._round_start:]), base=self._base,
+            multiplier=self.multiplier(), shows=self.shows, doubles=self.doubles, last_move=lm,
+            last_player=None if lm is None else self._lastp, legal_actions=legal,
+        )
+
+    # -- text ----------------------------------------------------------------------------
+    def parse_action(self, text: str) -> "Action | Move":
+        """Read an action typed as text (RULES.md 1-2 notation).
+
+        In play: ``pass`` (or 不出, ``p``) or cards such as ``33`` /
+        ``3334`` / ``10JQKA``, matched against the legal moves; cards with
+        several legal readings need the full ``CARDS|COMBO|MAIN|LENGTH``
+        form.  In the other phases: an ``Action`` name (``call``, ``rob``,
+        ``show``, ``double``, ``1``-``3`` for bids) or ``pass`` / ``no`` for
+        the phase's "no" action.
+
+        Raises ``InvalidMoveError`` for unreadable text,
+        ``AmbiguousMoveError`` (listing the readings) and
+        ``IllegalActionError`` for cards that are no legal move here.
+        """
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"{text!r} is not action text")
+        t = text.strip()
+        low = t.lower()
+        ph = self._ph
+        if ph == _END:
+            raise IllegalActionError("the game is over: no action is legal")
+        if ph == _PLAY:
+            if low in ("pass", "p", "不出", "-", "no"):
+                return PASS
+            if "|" in t:
+                return Move.parse(t, self._rules)
+            try:
+                cards = Hand(t)
+            except InvalidCardsError as e:
+                raise InvalidMoveError(str(e)) from None
+            legal = [m for m in self.legal_actions() if m.codes[0] == cards.word and not m.is_pass]
+            if len(legal) == 1:
+                return legal[0]
+            if len(legal) > 1:
+                listed = ", ".join(str(m) for m in legal)
+                raise AmbiguousMoveError(f"{t!r} can be played {len(legal)} ways; give one of: {listed}", legal)
+            if not classify(cards, self._rules):
+                raise InvalidMoveError(f"{t!r} is not a valid combination (RULES.md 2)")
+            if not cards <= self._hands[self._cur]:
+                raise IllegalActionError(f"{t!r} is not in your hand {self._hands[self._cur]}")
+            raise IllegalActionError(f"{t!r} does not beat {self.last_move}")
+        if low in ("pass", "no", "p", "不叫", "不要", "n"):
+            return _NEGATIVE[ph]
+        legal = self._flow_legal()
+        if low in ("yes", "y") and len(legal) == 2:
+            return legal[1]
+        try:
+            return Action.parse(t)
+        except InvalidMoveError:
+            raise InvalidMoveError(f"{t!r} is not an action of the {Phase(ph)} phase; legal: "
+                                   f"{', '.join(str(a) for a in legal)}") from None
+
+    def __repr__(self) -> str:
+        return (f"<Game phase={Phase(self._ph)} to_move={self._cur} landlord={self._landlord} "
+                f"redeals={self._round} actions={len(self._hist)}>")
+
+    def __str__(self) -> str:
+        lines = [f"phase {Phase(self._ph)}, to move: {self._cur if self._cur != TERMINAL else '-'}, "
+                 f"first caller {self._first}, redeals {self._round}"]
+        for s in range(3):
+            role = "landlord" if s == self._landlord else ("farmer" if self._landlord is not None else "")
+            show = f" shown x{self._shows[s]}" if self._shows[s] else ""
+            dbl = " doubled" if self._doubles[s] == 2 else ""
+            cards = " ".join(str(c) for c in self.cards(s))
+            lines.append(f"  seat {s} {role}{show}{dbl}: {cards}")
+        bottom = " ".join(str(int.__new__(Card, c)) for c in self._dealt[3])
+        lines.append(f"  bottom: {bottom}{'' if self._landlord is not None else ' (hidden)'}")
+        m = self.multiplier()
+        lines.append(f"  base {self._base}, multiplier {m.total} (robs {m.robs}, bombs {m.bombs}, show x{m.show})")
+        if self._ph == _PLAY and self.last_move is not None:
+            lines.append(f"  to beat: {self.last_move} by seat {self._lastp}")
+        if self._ph == _END:
+            if self._escaped is not None:
+                lines.append(f"  seat {self._escaped} escaped")
+            elif self._winner is not None:
+                lines.append(f"  seat {self._winner} went out")
+            else:
+                lines.append("  no landlord (redeal cap reached)")
+        return "\n".join(lines)
+
+    def _key(self) -> tuple:
+        return (self._rules, self._room, self._beans, self._snapshot(), tuple(self.history),
+                tuple(self._deals[: self._round + 1]))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]

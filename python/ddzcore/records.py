@@ -1,0 +1,242 @@
+"""Game records: every game as JSON, replayed to the identical state
+(RULES.md sections 3-6), and readable text transcripts.
+
+A record (``to_record(game)``; ``dumps``/``loads`` for text,
+``save``/``load`` for files) holds::
+
+    {
+      "format": "ddzcore-game", "version": 1,
+      "rules":  the Rules fields that differ from RULES.md's defaults,
+      "room":   Room fields or null,  "beans": [b0, b1, b2] or null,
+      "deals":  [{"first": seat, "cards": ["S3 H3 ...", "...", "...", "D2 B R"]}, ...]
+                (hand 0, hand 1, hand 2, bottom, in dealing order; one entry per
+                deal, redeals included)  -- or --
+      "endgame": {"hands": [...], "landlord": 0, "to_move": 0, "last": null, ...},
+      "actions": ["0 no_show", "1 call", ..., "0 33|pair|3|1", "1 pass", "2 escape"],
+      "result":  {"over": true, "landlord": 0, "winner": 0, "escaped": null, "redeals": 0,
+                  "returns": [2, -1, -1]},
+      "settlement": Settlement.to_dict() or null
+    }
+
+An action is ``"SEAT TEXT"``: the ``Action`` name, ``pass``, or the move's
+full ``CARDS|COMBO|MAIN|LENGTH`` text.  ``replay`` checks the recorded result
+and settlement against the replayed game.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+from typing import Any, Union
+
+from .errors import DdzError, RecordError
+from .game import Action, Game
+from .moves import Move
+from .rules import Rules
+from .settlement import Room, Settlement
+
+__all__ = ["to_record", "replay", "dumps", "loads", "save", "load", "action_text", "parse_action_text",
+           "transcript", "FORMAT", "VERSION"]
+
+FORMAT = "ddzcore-game"
+VERSION = 1
+
+
+def action_text(seat: int, action: "Action | Move") -> str:
+    """One action as record text, ``"SEAT TEXT"`` (``"2 33|pair|3|1"``, ``"0 call"``)."""
+    if isinstance(action, Move):
+        return f"{seat} {'pass' if action.is_pass else str(action)}"
+    return f"{seat} {action}"
+
+
+def parse_action_text(text: str, rules: Rules | None = None) -> tuple[int, "Action | Move"]:
+    """The inverse of ``action_text``.  Raises ``RecordError`` for bad text."""
+    try:
+        seat_text, body = text.strip().split(" ", 1)
+        seat = int(seat_text)
+        if body == "pass" or "|" in body:
+            return seat, Move.parse(body, rules)
+        return seat, Action.parse(body)
+    except (ValueError, DdzError) as e:
+        raise RecordError(f"bad action {text!r} in a record: {e}") from None
+
+
+def _rules_dict(rules: Rules) -> dict[str, Any]:
+    """The fields of ``rules`` that differ from the defaults (RULES.md's)."""
+    return {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)
+            if getattr(rules, f.name) != f.default}
+
+
+def to_record(game: Game) -> dict[str, Any]:
+    """The JSON-ready record of ``game`` (finished or not)."""
+    rec: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "rules": _rules_dict(game.rules),
+        "room": None if game.room is None else dataclasses.asdict(game.room),
+        "beans": None if game.beans is None else list(game.beans),
+    }
+    if game._endgame is not None:
+        rec["endgame"] = dict(game._endgame)
+    else:
+        rec["deals"] = [{"first": first, "cards": [" ".join(str(c) for c in part) for part in deal]}
+                        for first, deal in game.deals]
+    rec["actions"] = [action_text(p, a) for p, a in game.history]
+    over = game.is_terminal()
+    rec["result"] = {"over": over, "phase": str(game.phase), "landlord": game.landlord, "winner": game.winner,
+                     "escaped": game.escaped, "redeals": game.redeals, "returns": game.returns()}
+    rec["settlement"] = game.settlement().to_dict() if over else None
+    return rec
+
+
+def _field(rec: dict, key: str, kind: type) -> Any:
+    if key not in rec:
+        raise RecordError(f"the record has no {key!r}")
+    v = rec[key]
+    if v is not None and not isinstance(v, kind):
+        raise RecordError(f"the record's {key!r} should be a {kind.__name__}, not {type(v).__name__}")
+    return v
+
+
+def replay(record: dict[str, Any], check: bool = True) -> Game:
+    """Rebuild a game from its record by replaying every action.
+
+    With ``check`` the replayed result and settlement must equal the
+    recorded ones.  Raises ``RecordError`` for a malformed record, an action
+    the replay rejects, or a result that differs.
+    """
+    if not isinstance(record, dict) or record.get("format") != FORMAT:
+        raise RecordError(f"not a {FORMAT} record")
+    if record.get("version") != VERSION:
+        raise RecordError(f"record version {record.get('version')!r} is not {VERSION}")
+    try:
+        rules = Rules(**_field(record, "rules", dict))
+        room_d = _field(record, "room", dict)
+        room = None if room_d is None else Room(**room_d)
+        beans = _field(record, "beans", list)
+        if "endgame" in record:
+            e = _field(record, "endgame", dict)
+            game = Game.endgame(e["hands"], e["landlord"], to_move=e["to_move"], last=e["last"],
+                                last_player=e["last_player"], rules=rules, room=room, beans=beans, base=e["base"])
+        else:
+            deals = _field(record, "deals", list)
+            if not deals:
+                raise RecordError("the record has no deal")
+            game = Game(rules, deal=[tuple(d["cards"]) for d in deals], first=[d["first"] for d in deals],
+                        room=room, beans=beans, seed=0)
+    except (TypeError, KeyError, ValueError) as e:
+        if isinstance(e, RecordError):
+            raise
+        raise RecordError(f"bad record set-up: {e}") from None
+    for k, text in enumerate(_field(record, "actions", list)):
+        seat, action = parse_action_text(text, rules)
+        try:
+            if action == Action.ESCAPE and not isinstance(action, Move):
+                game.escape(seat)
+                continue
+            if seat != game.current_player():
+                raise RecordError(f"action {k} ({text!r}) is by seat {seat}, but seat "
+                                  f"{game.current_player()} is to act")
+            game.apply(action)
+        except DdzError as e:
+            if isinstance(e, RecordError):
+                raise
+            raise RecordError(f"action {k} ({text!r}) does not replay: {e}") from None
+    if check:
+        result = record.get("result")
+        got = to_record(game)
+        if result is not None and result != got["result"]:
+            raise RecordError(f"replayed result {got['result']} differs from the recorded {result}")
+        if record.get("settlement") is not None:
+            if Settlement.from_dict(record["settlement"]) != game.settlement():
+                raise RecordError("the replayed settlement differs from the recorded one")
+    return game
+
+
+def dumps(game: Game) -> str:
+    """The record of ``game`` as JSON text (one action per line)."""
+    rec = to_record(game)
+    actions = rec.pop("actions")
+    settlement = rec.pop("settlement")
+    text = json.dumps(rec, ensure_ascii=False, indent=1)[:-2]
+    lines = [text + ",", ' "actions": [']
+    lines += [f"  {json.dumps(a, ensure_ascii=False)}," for a in actions]
+    if actions:
+        lines[-1] = lines[-1][:-1]
+    lines.append(" ],")
+    lines.append(' "settlement": ' + json.dumps(settlement, ensure_ascii=False))
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def loads(text: str, check: bool = True) -> Game:
+    """Replay a record from JSON text.  Raises ``RecordError``."""
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RecordError(f"a record is JSON: {e}") from None
+    return replay(record, check)
+
+
+def save(game: Game, path: Union[str, Path]) -> None:
+    """Write ``game``'s record to ``path`` (UTF-8 JSON)."""
+    Path(path).write_text(dumps(game), encoding="utf-8")
+
+
+def load(path: Union[str, Path], check: bool = True) -> Game:
+    """Replay the record in the file ``path``.  Raises ``RecordError``."""
+    return loads(Path(path).read_text(encoding="utf-8"), check)
+
+
+def transcript(game: Game) -> str:
+    """A readable playthrough of ``game`` (as golden files keep them): each
+    deal, every action with the seat's role, and the settlement."""
+    rec = to_record(game)
+    changed = ", ".join(f"{k}={v!r}" for k, v in _rules_dict(game.rules).items())
+    out = [f"rules: {changed or 'RULES.md defaults'}", f"room: {game.room}", f"beans: {game.beans}"]
+    if "endgame" in rec:
+        e = rec["endgame"]
+        out.append(f"end game: landlord {e['landlord']}, to move {e['to_move']}, last {e['last']} "
+                   f"by {e['last_player']}")
+        for s, hand in enumerate(e["hands"]):
+            out.append(f"  seat {s}: {hand}")
+    deals = rec.get("deals", [])
+    replayed = replay(rec, check=False)
+    while replayed.history:
+        replayed.pop()
+    k = 0
+    if deals:
+        out.append(f"deal 0, first caller {deals[0]['first']}")
+        out += [f"  {name}: {cards}" for name, cards in zip(("seat 0", "seat 1", "seat 2", "bottom"),
+                                                              deals[0]["cards"])]
+    for p, a in game.history:
+        had = replayed.landlord
+        role = "" if had is None else (" L" if p == had else " F")
+        before = replayed.phase
+        if a == Action.ESCAPE and not isinstance(a, Move):
+            replayed.escape(p)
+        else:
+            replayed.apply(a)
+        text = "pass" if isinstance(a, Move) and a.is_pass else str(a)
+        out.append(f"{before!s:>11} seat {p}{role}: {text}")
+        if replayed.redeals > k:
+            k = replayed.redeals
+            out.append(f"deal {k} (everybody passed), first caller {deals[k]['first']}")
+            out += [f"  {name}: {cards}" for name, cards in zip(("seat 0", "seat 1", "seat 2", "bottom"),
+                                                                  deals[k]["cards"])]
+        if had is None and replayed.landlord is not None:
+            out.append(f"  landlord {replayed.landlord} takes the bottom: {replayed.bottom}")
+    if game.is_terminal():
+        s = game.settlement()
+        m = s.multiplier
+        out.append(f"result: landlord {s.landlord}, winners {list(s.winners)}, escaped {s.escaped}")
+        out.append(f"  base {s.base}, multiplier {m.total} (initial {m.initial}, robs {m.robs}, bombs {m.bombs}, "
+                   f"show x{m.show}, spring {m.spring}, anti-spring {m.anti_spring}), doubles {list(s.doubles)}")
+        if s.escape_multiplier is not None:
+            out.append(f"  escape multiplier M = {s.escape_multiplier}")
+        out.append(f"  points {list(s.points)}, transfers {list(s.transfers)}, rake {list(s.rake)}, "
+                   f"net {list(s.net)}")
+    else:
+        out.append(f"(not over: {game.phase}, seat {game.current_player()} to act)")
+    return "\n".join(out) + "\n"
