@@ -4,7 +4,7 @@
 independent reference generator (``tests/reference.py``'s ``ref_legal``)
 with the small trick logic below, written again from RULES.md 3.  The
 tests recount them with ``Game`` (Python trick logic over the kernel's
-move lists) and, when present, the native ``PlayState`` of
+move lists) and the native ``PlayState`` of
 ``ddzcore.search``, and print the per-move split on a mismatch.
 
 Regenerate the file (a second or two) with ``DDZ_REGEN_PERFT=1 pytest tests/test_perft.py``.
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from ddzcore import Game, Move
+from ddzcore import Game, Move, PlayState
 from ddzcore.perft_suite import (
     PerftPosition, check_positions, format_perft, game_divide, game_perft, load_perft, parse_perft,
 )
@@ -133,8 +133,7 @@ def test_game_perft_matches_the_reference(pos: PerftPosition) -> None:
 
 @pytest.mark.parametrize("pos", positions(), ids=lambda p: p.id)
 def test_native_play_state_perft_matches_too(pos: PerftPosition) -> None:
-    search = pytest.importorskip("ddzcore.search")
-    state = search.PlayState(list(pos.hands), pos.landlord, turn=pos.to_move,
+    state = PlayState(list(pos.hands), pos.landlord, turn=pos.to_move,
                              last=None if pos.last is None else Move(pos.last), owner=pos.last_player)
     for d, n in sorted(pos.counts.items()):
         assert state.perft(d) == n, f"{pos.id}: PlayState perft {d}"

@@ -45,6 +45,7 @@ from .settlement import (
     title,
 )
 from .game import MOVE_ID_BASE, OPENSPIEL_FLOW, TERMINAL, Action, Card, Game, Observation, Phase, parse_cards
+from .search import PlayState, SelfPlay, perft, simulate
 
 __all__ = [
     "__version__",
@@ -72,6 +73,10 @@ __all__ = [
     "InvalidMoveError",
     "AmbiguousMoveError",
     "IllegalMoveError",
+    "PlayState",
+    "SelfPlay",
+    "perft",
+    "simulate",
     # the game (RULES.md 3-6)
     "Game",
     "Phase",

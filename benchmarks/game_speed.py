@@ -1,0 +1,154 @@
+"""Random self-play games per second: ddzcore's kernel against OpenSpiel's
+Python random-playout loop, side by side in one run, one core.
+
+    /work/peers-venv/bin/python benchmarks/game_speed.py          # any env with pyspiel + ddzcore
+    python benchmarks/game_speed.py --games 200000 --os-games 3000 --repeat 5
+
+Both sides count whole games: the deal, the calling and the play, every
+choice uniformly random among the legal ones.
+
+- OpenSpiel (``pyspiel``, game ``dou_dizhu``): the loop of OpenSpiel's own
+  examples (``open_spiel/python/examples/example.py``): from
+  ``new_initial_state()``, sample chance nodes (each dealt card is one) from
+  ``chance_outcomes()`` and pick ``random.choice(legal_actions())`` at
+  decision nodes, ``apply_action`` until terminal.  Two samplers are timed:
+  ``random.choices`` from the standard library (the faster, used for the
+  ratio) and ``np.random.choice`` as in example.py.  OpenSpiel bids points
+  (1-3) and ends a deal that everybody passes (no redeal).
+- ddzcore: ``simulate(n, seed)`` (deal, calling and play in C, no GIL):
+  with the default rules (call and rob with rob-back, redeal when all pass)
+  and with OpenSpiel's ("openspiel" move set, point bidding, no redeal).
+- ddzcore, Python-driven: a Python loop over a native ``PlayState``
+  (``PlayState.deal`` + ``count_moves`` / ``push_index`` with ``random``),
+  i.e. what a Python policy pays per move; play phase only, no calling.
+
+Measurement: best of ``--repeat`` rounds, interleaved (round 1 of every
+contender, then round 2, ...), each after ``gc.collect()``, timed with
+``time.perf_counter``.  The ratio is ddzcore's kernel (default rules) over
+OpenSpiel with ``random.choices``; the target is 50x.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import random
+import sys
+import time
+
+import numpy as np
+
+import ddzcore
+from ddzcore import PlayState, Rules, simulate
+
+TARGET = 50.0
+
+
+def openspiel_loop(game, n: int, rng: random.Random) -> tuple[int, int]:
+    """n random games through pyspiel; returns (games, decisions made)."""
+    decisions = 0
+    for _ in range(n):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes())
+                action = rng.choices(actions, probs)[0]
+            else:
+                action = rng.choice(state.legal_actions())
+                decisions += 1
+            state.apply_action(action)
+    return n, decisions
+
+
+def openspiel_example_loop(game, n: int, rng: random.Random) -> tuple[int, int]:
+    """As example.py: np.random.choice for chance nodes."""
+    decisions = 0
+    for _ in range(n):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes())
+                action = np.random.choice(actions, p=probs)
+            else:
+                action = rng.choice(state.legal_actions())
+                decisions += 1
+            state.apply_action(action)
+    return n, decisions
+
+
+def ours(n: int, seed: int, rules: Rules) -> tuple[int, int]:
+    r = simulate(n, seed, rules=rules)
+    return n, int(r.turns.sum())
+
+
+def ours_python(n: int, seed: int) -> tuple[int, int]:
+    rng = random.Random(seed)
+    moves = 0
+    for g in range(n):
+        s = PlayState.deal(seed + g, landlord=g % 3)
+        while not s.is_over:
+            s.push_index(rng.randrange(s.count_moves()))
+            moves += 1
+    return n, moves
+
+
+def main(argv: "list[str] | None" = None) -> int:
+    ap = argparse.ArgumentParser(description="random self-play games/s: ddzcore vs OpenSpiel, one run")
+    ap.add_argument("--games", type=int, default=100_000, help="games per round for ddzcore's kernel")
+    ap.add_argument("--os-games", type=int, default=2_000, help="games per round for OpenSpiel")
+    ap.add_argument("--py-games", type=int, default=2_000, help="games per round for the Python-driven PlayState")
+    ap.add_argument("--repeat", type=int, default=3, help="rounds (best is kept)")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+
+    try:
+        import pyspiel
+    except ImportError:
+        pyspiel = None
+        print("pyspiel is not installed here: OpenSpiel is skipped (try /work/peers-venv/bin/python)")
+
+    contenders = {
+        "ddzcore simulate (standard rules, call/rob)":
+            lambda k: ours(args.games, args.seed + k, Rules()),
+        "ddzcore simulate (openspiel moves, points, no redeal)":
+            lambda k: ours(args.games, args.seed + k,
+                           Rules.preset("openspiel", bidding="points", max_redeals=0)),
+        "ddzcore PlayState driven from Python (play only)":
+            lambda k: ours_python(args.py_games, args.seed + 1000 * k),
+    }
+    if pyspiel is not None:
+        game = pyspiel.load_game("dou_dizhu")
+        contenders["OpenSpiel Python loop (random.choices)"] = \
+            lambda k: openspiel_loop(game, args.os_games, random.Random(args.seed + k))
+        contenders["OpenSpiel Python loop (np.random.choice, example.py)"] = \
+            lambda k: openspiel_example_loop(game, args.os_games, random.Random(args.seed + k))
+
+    best: dict[str, tuple[float, int, int]] = {}
+    for k in range(args.repeat):
+        for name, run in contenders.items():
+            gc.collect()
+            t = time.perf_counter()
+            games, moves = run(k)
+            dt = time.perf_counter() - t
+            if name not in best or games / dt > best[name][0]:
+                best[name] = (games / dt, games, moves)
+
+    print(f"ddzcore {ddzcore.__version__}, Python {sys.version.split()[0]}, "
+          f"best of {args.repeat} interleaved rounds, one core")
+    print(f"{'contender':58s} {'games/s':>12s} {'games':>8s} {'moves/game':>10s}")
+    for name, (rate, games, moves) in best.items():
+        print(f"{name:58s} {rate:12,.0f} {games:8d} {moves / games:10.1f}")
+    if pyspiel is not None:
+        base = best["OpenSpiel Python loop (random.choices)"][0]
+        ratio = best["ddzcore simulate (standard rules, call/rob)"][0] / base
+        like = best["ddzcore simulate (openspiel moves, points, no redeal)"][0] / base
+        ex = best["OpenSpiel Python loop (np.random.choice, example.py)"][0]
+        print(f"\nratio ddzcore kernel / OpenSpiel loop: {ratio:.0f}x (standard rules), "
+              f"{like:.0f}x (OpenSpiel's rules); {best['ddzcore simulate (standard rules, call/rob)'][0] / ex:.0f}x "
+              f"against example.py's sampler.  Target {TARGET:.0f}x: {'met' if min(ratio, like) >= TARGET else 'NOT met'}")
+        print("(moves/game: OpenSpiel counts its decisions, bids included; ddzcore its play moves, passes included)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

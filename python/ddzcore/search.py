@@ -1,0 +1,197 @@
+"""Native search state, perft and batch random self-play (RULES.md 3, 4, 6).
+
+For search and learning code that lives in one loop (list moves, apply one,
+recurse or roll out, undo):
+
+- ``PlayState``: the play phase of a three-player one-deck game held in a
+  56-byte C struct (``STATE_BYTES``): hands, seat to move, the move to beat
+  and its owner, the landlord, bombs and spring bookkeeping.  ``push``/``pop``
+  make and undo moves; ``copy()`` is a struct copy.  Moves cross as ``Move``
+  objects or as integer codes (``legal_moves_into`` a reusable NumPy buffer,
+  ``push_codes``, ``push_index``).  Cython code can ``cimport`` the struct
+  and the nogil ``push``/``pop``/``legal`` from ``ddzcore._state``.
+- ``perft(state, depth)``: play sequences of exactly ``depth`` moves.
+- ``simulate(n_games, seed)``: whole random games (deal, calling, play) in
+  the kernel without the GIL, results as NumPy arrays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+import numpy as np
+
+from . import _state
+from ._state import MAX_MOVES_HINT, RECORD_DTYPE, STATE_BYTES, UNDO_BYTES, PlayState
+from .rules import Rules
+
+__all__ = [
+    "PlayState",
+    "perft",
+    "simulate",
+    "SelfPlay",
+    "RECORD_DTYPE",
+    "STATE_BYTES",
+    "UNDO_BYTES",
+    "MAX_MOVES_HINT",
+]
+
+
+def perft(state: PlayState, depth: int) -> int:
+    """Number of play sequences of exactly ``depth`` moves from ``state``.
+
+    Passes count as moves; a game that ends before ``depth`` moves
+    contributes nothing below its end (as checkmate in chess); ``depth`` 0
+    gives 1.  Counted in the kernel (bulk counting at the leaves, no GIL);
+    ``state`` is left unchanged.  ``state.perft_divide(depth)`` splits the
+    count by first move.  Raises ``ValueError`` for a negative depth and
+    ``TypeError`` when ``state`` is not a ``PlayState``.
+    """
+    if not isinstance(state, PlayState):
+        raise TypeError(f"perft needs a PlayState, not {type(state).__name__}")
+    return state.perft(depth)
+
+
+@dataclass(frozen=True, repr=False)
+class SelfPlay:
+    """Results of ``simulate``: one entry per game, NumPy arrays of shape ``(n,)``.
+
+    - ``landlord`` (int8): the landlord's seat; -1 when every deal was passed
+      and ``Rules.max_redeals`` ran out (then the game has no play, winner -1).
+    - ``winner`` (int8): the seat that went out first; -1 without a landlord.
+    - ``landlord_won`` (bool): the winning side (``winner == landlord``).
+    - ``first_caller`` (int8): the seat that spoke first in the last deal's calling.
+    - ``calls`` (uint8, shape ``(n, 4)``): that deal's calling decisions in
+      speaking order from ``first_caller``, as ``ddzcore.game.Action`` values
+      (2 no call, 3 call, 4 no rob, 5 rob; point bidding: 6 no bid, 7-9 bid
+      1-3), padded with 255.
+    - ``redeals`` (uint16): deals thrown in because everybody passed.
+    - ``base`` (uint8): base score: 1 under call-and-rob, the winning bid
+      (1-3) under point bidding (``Rules(bidding="points")``).
+    - ``robs`` (uint8): robs, each doubling (the caller's rob-back included).
+    - ``bombs`` (uint8): bombs and rockets played, each doubling.
+    - ``spring`` / ``anti_spring`` (bool): RULES.md 3; either doubles, once.
+    - ``multiplier`` (int64): 2 ** (robs + bombs) × 2 if spring or anti-spring
+      (RULES.md 6 without the room's initial multiplier, show cards and
+      doubling, which random self-play leaves out); the per-farmer stake in
+      points is ``base × multiplier``; 0 for a game without a landlord.
+    - ``turns`` (uint16): moves of the play phase, passes included.
+    - ``hands`` (uint64, shape ``(n, 3)``): card words of the three hands at
+      the start of play (the landlord's with the bottom cards);
+      ``bottom`` (uint64): the bottom cards.
+
+    With ``record=True``: ``moves``, a ``RECORD_DTYPE`` array (``cards``
+    uint64 card word, ``info`` uint16 reading, ``seat`` int8) of every play
+    move of every game in order, passes included, and ``offsets`` (int64,
+    shape ``(n + 1,)``): game i's moves are ``moves[offsets[i]:offsets[i+1]]``.
+    Otherwise both are ``None``.
+    """
+
+    landlord: np.ndarray
+    winner: np.ndarray
+    landlord_won: np.ndarray
+    first_caller: np.ndarray
+    calls: np.ndarray
+    redeals: np.ndarray
+    base: np.ndarray
+    robs: np.ndarray
+    bombs: np.ndarray
+    spring: np.ndarray
+    anti_spring: np.ndarray
+    multiplier: np.ndarray
+    turns: np.ndarray
+    hands: np.ndarray
+    bottom: np.ndarray
+    moves: Optional[np.ndarray] = None
+    offsets: Optional[np.ndarray] = None
+
+    def __len__(self) -> int:
+        return len(self.winner)
+
+    def __repr__(self) -> str:
+        recorded = "" if self.moves is None else f", {len(self.moves)} moves recorded"
+        return f"<SelfPlay {len(self)} games{recorded}>"
+
+    def game_moves(self, i: int) -> np.ndarray:
+        """Game i's recorded moves (``RECORD_DTYPE``); ``ValueError`` unless recorded."""
+        if self.moves is None or self.offsets is None:
+            raise ValueError("moves were not recorded: call simulate(..., record=True)")
+        return self.moves[self.offsets[i]:self.offsets[i + 1]]
+
+
+def _seed_arg(seed: object, name: str) -> int:
+    if isinstance(seed, np.integer):
+        seed = int(seed)
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 1 << 64:
+        raise ValueError(f"{name} must be an int in 0..2**64-1, not {seed!r}")
+    return seed
+
+
+def simulate(n_games: int, seed: int, policy: str = "random", rules: Optional[Rules] = None, *,
+             record: bool = False, first_game: int = 0) -> SelfPlay:
+    """Play ``n_games`` whole games in the kernel, without the GIL.
+
+    Each game: a random deal (17 cards each, 3 bottom cards), calling with
+    uniformly random choices among the legal ones (RULES.md 4: call and rob
+    with the rob-back step, or point bidding with ``Rules(bidding="points")``;
+    when everybody passes the cards are dealt again, up to
+    ``rules.max_redeals`` times), then play with a uniformly random legal
+    move at every turn until a hand is empty (RULES.md 3).  Show cards and
+    doubling are not part of random self-play.
+
+    ``seed`` (int, 0..2**64-1) makes the run deterministic on every
+    platform; game i uses its own stream derived from ``(seed, first_game +
+    i)``, so ``simulate(n, s, first_game=k)`` plays games k..k+n-1 of the
+    same run (split a run across threads this way: the GIL is released).
+    ``policy``: only ``"random"``.  ``rules``: a one-deck ``Rules`` without
+    wild cards (its move-generation switches and ``bidding``, ``rob_back``,
+    ``max_redeals``).
+    ``record``: also return every move (see ``SelfPlay``).
+
+    Returns a ``SelfPlay`` of arrays.  Raises ``ValueError`` for a bad
+    count, seed or policy, two-deck or laizi rules.
+    """
+    rules = Rules() if rules is None else rules
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules must be a Rules, not {rules!r}")
+    if rules.decks != 1:
+        raise ValueError("simulate plays the three-player one-deck game (Rules.decks == 1)")
+    if rules.wild is not None:
+        raise ValueError("simulate does not play laizi (Rules.wild): drive a PlayState with "
+                         "Rules(wild=...) instead")
+    if policy != "random":
+        raise ValueError(f"unknown policy {policy!r}; the kernel plays 'random' only "
+                         "(drive a PlayState from Python or Cython for other policies)")
+    if isinstance(n_games, np.integer):
+        n_games = int(n_games)
+    if not isinstance(n_games, int) or isinstance(n_games, bool) or n_games < 0:
+        raise ValueError(f"n_games must be an int >= 0, not {n_games!r}")
+    seed = _seed_arg(seed, "seed")
+    first_game = _seed_arg(first_game, "first_game")
+    cap = -1 if rules.max_redeals is None else min(rules.max_redeals, 60000)
+    cols = _state._simulate(n_games, seed, rules.flags, rules.bidding == "points", rules.rob_back,
+                            cap, bool(record), first_game)
+    robs, bombs = cols["robs"], cols["bombs"]
+    spring = cols["spring"] | cols["anti_spring"]
+    multiplier = np.left_shift(np.int64(1), robs.astype(np.int64) + bombs.astype(np.int64) + spring)
+    landlord = cols["landlord"]
+    return SelfPlay(
+        landlord=landlord,
+        winner=cols["winner"],
+        landlord_won=(cols["winner"] == landlord) & (landlord >= 0),
+        first_caller=cols["first_caller"],
+        calls=cols["calls"],
+        redeals=cols["redeals"],
+        base=cols["base"],
+        robs=robs,
+        bombs=bombs,
+        spring=cols["spring"],
+        anti_spring=cols["anti_spring"],
+        multiplier=np.where(landlord >= 0, multiplier, 0),
+        turns=cols["turns"],
+        hands=cols["hands"],
+        bottom=cols["bottom"],
+        moves=cols.get("moves"),
+        offsets=cols.get("offsets"),
+    )

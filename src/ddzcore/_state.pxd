@@ -1,0 +1,228 @@
+# cython: language_level=3
+"""Native play-phase state of a three-player, one-deck game (RULES.md 3).
+
+For Cython search code (alpha-beta, MCTS, rollouts)::
+
+    from ddzcore.bits cimport u64, MoveRec
+    from ddzcore._state cimport State, Undo, legal, push, pop, is_over
+    from ddzcore._state cimport PlayState            # the Python wrapper; .st is its State
+
+    cdef State s = (<PlayState>ps).st              # a copy is a struct copy
+    cdef MoveRec buf[MAX_MOVES]
+    cdef Undo u
+    n = legal(&s, buf, MAX_MOVES)                  # n > MAX_MOVES: grow a buffer, call again
+    push(&s, buf[i].cards, buf[i].info, &u)        # unchecked: the move must be legal
+    pop(&s, &u)                                    # exactly undoes that push
+
+Everything here is nogil and never raises.  ``push`` and ``pop`` are inline
+(compiled into the calling module); ``state_perft`` and the random-game
+functions are exported from ``_state.pyx``.
+
+State layout (56 bytes; field order keeps it free of holes):
+
+    field           | type      | meaning
+    hand[3]         | u64 x 3   | card words of seats 0, 1, 2 (bits.pxd)
+    last_cards      | u64       | the move to beat; 0 with last_info 0 = a free lead
+    last_info       | u64       | its reading (combo C_PASS = free lead)
+    flags           | int32     | rule flags (bits.pxd F_*, laizi wild rank; not F_TWO_DECKS)
+    ply             | uint16    | moves pushed since the position was set up (passes count)
+    turn            | int8      | seat to move
+    owner           | int8      | seat that played the last non-pass move, -1 before any
+    landlord        | int8      | the landlord's seat
+    bombs           | uint8     | bombs of every kind and rockets played (RULES.md 6, 7)
+    landlord_plays  | uint8     | non-pass moves of the landlord (anti-spring: exactly 1)
+    farmer_plays    | uint8     | non-pass moves of both farmers (spring: 0)
+
+Derived, not stored: the pass count (``passes``: consecutive passes since
+the last play, (turn - owner - 1) mod 3), whether the game is over (the
+owner's hand is empty: the hand ends the moment a player has no cards) and
+the winner (then the owner).  A trick ends when play comes back to its
+owner: the second pass clears the move to beat, so the owner leads freely.
+"""
+
+from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, int32_t, int64_t, uint64_t
+
+from ddzcore.bits cimport u64, MoveRec, C_PASS, C_BOMB, info_combo
+from ddzcore._kernel cimport generate
+
+cdef enum:
+    N_SEATS = 3
+    # Most legal moves found for one hand without wild cards (521, a 20-card
+    # lead) rounded up; with laizi wild cards a lead can have over 9000.  The
+    # generator counts past any capacity, so a caller can always grow.
+    MAX_MOVES = 1024
+    # Most plies a one-deck game can last: 54 plays, two passes after each.
+    MAX_PLIES = 168
+
+
+cdef struct State:
+    u64 hand[3]
+    u64 last_cards
+    u64 last_info
+    int32_t flags
+    uint16_t ply
+    int8_t turn
+    int8_t owner
+    int8_t landlord
+    uint8_t bombs
+    uint8_t landlord_plays
+    uint8_t farmer_plays
+
+
+# What pop needs to undo one push (40 bytes): the move and what it overwrote.
+cdef struct Undo:
+    u64 cards
+    u64 info
+    u64 last_cards
+    u64 last_info
+    int8_t owner
+
+
+cdef inline bint is_over(const State* s) noexcept nogil:
+    """Whether a hand is empty (the game ended with the last play)."""
+    return s.owner >= 0 and s.hand[s.owner] == 0
+
+
+cdef inline int winner(const State* s) noexcept nogil:
+    """The seat that went out, -1 while the game goes on."""
+    return s.owner if is_over(s) else -1
+
+
+cdef inline int passes(const State* s) noexcept nogil:
+    """Consecutive passes since the last play (0, 1 or 2; 0 before any play)."""
+    cdef int d = s.turn - s.owner + 2
+    if s.owner < 0:
+        return 0
+    return d - 3 if d >= 3 else d
+
+
+cdef inline Py_ssize_t legal(const State* s, MoveRec* out, Py_ssize_t cap) noexcept nogil:
+    """Legal moves of the seat to move into out[0:cap]; returns the count
+    (which may exceed cap, as generate's; 0 once the game is over)."""
+    if is_over(s):
+        return 0
+    return generate(s.hand[s.turn], s.last_cards, s.last_info, s.flags, out, cap)
+
+
+cdef inline void push(State* s, u64 cards, u64 info, Undo* u) noexcept nogil:
+    """Play (cards, info) for the seat to move, saving what pop needs in *u.
+    Unchecked: the move must be one of legal(s)."""
+    cdef int p = s.turn
+    u.cards = cards
+    u.info = info
+    u.last_cards = s.last_cards
+    u.last_info = s.last_info
+    u.owner = s.owner
+    s.turn = p + 1 if p < 2 else 0
+    s.ply += 1
+    if info_combo(info) == C_PASS:
+        if s.turn == s.owner:          # both others passed: the owner leads freely
+            s.last_cards = 0
+            s.last_info = 0
+        return
+    s.hand[p] -= cards
+    s.last_cards = cards
+    s.last_info = info
+    s.owner = p
+    if info_combo(info) >= C_BOMB:
+        s.bombs += 1
+    if p == s.landlord:
+        s.landlord_plays += 1
+    else:
+        s.farmer_plays += 1
+
+
+cdef inline void pop(State* s, const Undo* u) noexcept nogil:
+    """Undo the push that filled *u (pushes and pops nest like a stack)."""
+    cdef int p = s.turn - 1 if s.turn > 0 else 2
+    s.turn = p
+    s.ply -= 1
+    s.last_cards = u.last_cards
+    s.last_info = u.last_info
+    s.owner = u.owner
+    if info_combo(u.info) == C_PASS:
+        return
+    s.hand[p] += u.cards
+    if info_combo(u.info) >= C_BOMB:
+        s.bombs -= 1
+    if p == s.landlord:
+        s.landlord_plays -= 1
+    else:
+        s.farmer_plays -= 1
+
+
+# ---------------------------------------------------------------- PRNG
+
+# xoshiro256** (Blackman and Vigna), seeded through splitmix64: portable,
+# fast, and the same stream on every platform.
+cdef struct Rng:
+    uint64_t s[4]
+
+
+cdef inline uint64_t splitmix64(uint64_t* x) noexcept nogil:
+    """Next splitmix64 output; advances *x."""
+    x[0] += 0x9E3779B97F4A7C15ULL
+    cdef uint64_t z = x[0]
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef inline void rng_seed(Rng* r, uint64_t seed) noexcept nogil:
+    """Seed from one 64-bit value (never all-zero state)."""
+    cdef uint64_t x = seed
+    r.s[0] = splitmix64(&x)
+    r.s[1] = splitmix64(&x)
+    r.s[2] = splitmix64(&x)
+    r.s[3] = splitmix64(&x)
+
+
+cdef inline uint64_t rotl(uint64_t x, int k) noexcept nogil:
+    return (x << k) | (x >> (64 - k))
+
+
+cdef inline uint64_t rng_next(Rng* r) noexcept nogil:
+    """Next 64 random bits."""
+    cdef uint64_t result = rotl(r.s[1] * 5, 7) * 9
+    cdef uint64_t t = r.s[1] << 17
+    r.s[2] ^= r.s[0]
+    r.s[3] ^= r.s[1]
+    r.s[1] ^= r.s[2]
+    r.s[0] ^= r.s[3]
+    r.s[2] ^= t
+    r.s[3] = rotl(r.s[3], 45)
+    return result
+
+
+cdef inline uint32_t rng_below(Rng* r, uint32_t n) noexcept nogil:
+    """Uniform integer in [0, n), n >= 1, without bias (Lemire's method)."""
+    cdef uint64_t m = (rng_next(r) >> 32) * n
+    cdef uint32_t low = <uint32_t>m, t
+    if low < n:
+        t = (0u - n) % n
+        while low < t:
+            m = (rng_next(r) >> 32) * n
+            low = <uint32_t>m
+    return <uint32_t>(m >> 32)
+
+
+# ---------------------------------------------------------------- exported
+
+# Perft: play sequences of exactly `depth` moves from s (passes count; a game
+# that ends earlier contributes nothing below its end; depth 0 counts 1).
+# s is restored on return.  -1 when the move buffers cannot be allocated.
+cdef int64_t state_perft(State* s, int depth) noexcept nogil
+
+# Deal one deck at random: 17 cards to each seat and 3 bottom cards; hands
+# and bottom are card words.
+cdef void deal(Rng* r, u64* hands, u64* bottom) noexcept nogil
+
+
+cdef class PlayState:
+    cdef State st
+    cdef Undo* hist          # hist[0:nhist]: the pushes pop can undo, oldest first
+    cdef Py_ssize_t nhist
+    cdef Py_ssize_t hist_cap
+    cdef readonly object rules
+    # Check (cards, info) is legal (IllegalMoveError otherwise) and push it.
+    cdef int _push(self, u64 cards, u64 info) except -1

@@ -1,0 +1,24 @@
+"""The instruction-count guard (benchmarks/callgrind_guard.py): fixed lead
+generation, self-play and perft workloads must not execute more than 10 %
+above the budget committed in benchmarks/callgrind_budget.json.  Callgrind
+counts instructions, so machine noise cannot fail (or pass) this test."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+GUARD = Path(__file__).resolve().parents[1] / "benchmarks" / "callgrind_guard.py"
+
+
+# valgrind is on every machine of this project's kind; CI must never skip the guard.
+@pytest.mark.skipif(shutil.which("valgrind") is None and not os.environ.get("CI"),
+                    reason="valgrind is not installed (outside CI only)")
+def test_instruction_budget():
+    proc = subprocess.run([sys.executable, str(GUARD)], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
