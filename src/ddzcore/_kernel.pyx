@@ -1,4 +1,4 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+# cython: language_level=3, wraparound=False, cdivision=True
 """ddzcore's move-generation kernel: integers in, integers out.
 
 Implements RULES.md section 2 (one deck), the wild cards of section 7
@@ -744,12 +744,6 @@ def generate_array(u64 hand, u64 last_cards=0, u64 last_info=0, int flags=0):
     return records_to_array(_scratch, n)
 
 
-def count(u64 hand, u64 last_cards=0, u64 last_info=0, int flags=0):
-    """Number of legal moves, without storing them.  Errors as generate_array."""
-    _check_position(hand, last_cards, last_info, flags)
-    return generate(hand, last_cards, last_info, flags, NULL, 0)
-
-
 def classify_array(u64 cards, int flags=0):
     """Every reading of exactly these cards, as a MOVE_DTYPE array."""
     _check_position(cards, 0, 0, flags)
@@ -763,11 +757,6 @@ def classify_array(u64 cards, int flags=0):
 def beats_codes(u64 cards, u64 info, u64 last_cards, u64 last_info, int flags=0):
     """Whether move (cards, info) beats (last_cards, last_info)."""
     return beats(cards, info, last_cards, last_info, flags)
-
-
-def bomb_power_code(u64 cards, u64 info, int flags=0):
-    """The bomb order value of a move, -1 for a non-bomb."""
-    return bomb_power(cards, info, flags)
 
 
 def is_valid_reading(u64 cards, u64 info, int flags=0):
