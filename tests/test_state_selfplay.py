@@ -216,3 +216,14 @@ def test_recorded_games_replay_many():
         for i in range(len(r)):
             got = replay(r.hands[i], int(r.landlord[i]), r.game_moves(i), rules)
             assert got == (r.winner[i], r.bombs[i], r.spring[i], r.anti_spring[i], r.turns[i])
+
+
+def test_simulate_refuses_laizi_rather_than_ignoring_it():
+    """Random self-play has no wild-rank draw: laizi rules are an error, not silently ordinary games."""
+    import pytest
+
+    from ddzcore import Rules, simulate
+
+    for rules in (Rules(laizi=True), Rules(wild="7")):
+        with pytest.raises(ValueError, match="laizi"):
+            simulate(2, 1, rules=rules)

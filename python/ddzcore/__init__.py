@@ -46,6 +46,10 @@ from .settlement import (
 )
 from .game import MOVE_ID_BASE, OPENSPIEL_FLOW, TERMINAL, Action, Card, Game, Observation, Phase, parse_cards
 from .search import PlayState, SelfPlay, perft, simulate
+from .five import (
+    FiveAction, FiveCard, FiveGame, FiveObservation, FivePhase, FiveStats, MarkedMove, parse_five_cards, run_five_games,
+)
+from .settlement import FiveMultiplier, FiveSettlement, settle_five
 
 __all__ = [
     "__version__",
@@ -101,4 +105,17 @@ __all__ = [
     "IllegalActionError",
     "InvalidDealError",
     "RecordError",
+    # the five-player two-deck game (RULES.md 8)
+    "FiveGame",
+    "FivePhase",
+    "FiveAction",
+    "FiveCard",
+    "parse_five_cards",
+    "MarkedMove",
+    "FiveObservation",
+    "FiveMultiplier",
+    "FiveSettlement",
+    "settle_five",
+    "FiveStats",
+    "run_five_games",
 ]

@@ -21,6 +21,7 @@ from typing import Callable, Optional, Sequence, Union
 
 import numpy as np
 
+from .five import FiveAction, FiveGame, FiveObservation, FivePhase
 from .game import Action, Game, Observation, Phase
 from .moves import Combo, Move
 from .rules import Rules
@@ -72,21 +73,28 @@ class RandomBot(Bot):
 # -- the rule-based bot ---------------------------------------------------------------
 
 _SHIFTS = np.arange(15, dtype=np.uint64) * np.uint64(4)
-_BOMBISH = int(Combo.BOMB)
+_BOMBISH = int(Combo.BOMB)  # BOMB and every combo after it (rocket, soft and pure wild bombs) is a bomb
+#: Bomb strength tiers (RULES.md 7): soft < hard < pure wild < rocket; used to spend the cheapest bomb.
+_BOMB_TIER = np.zeros(32, dtype=np.int64)
+_BOMB_TIER[[int(Combo.SOFT_BOMB), int(Combo.BOMB), int(Combo.WILD_BOMB), int(Combo.ROCKET),
+            int(Combo.JOKER_BOMB)]] = [0, 1, 2, 3, 3]  # joker bombs after rank bombs, as their main ranks are
 
 
 def _counts(word: int) -> list[int]:
     return [(word >> (4 * r)) & 0xF for r in range(15)]
 
 
-def _strength(word: int) -> float:
-    """A rough hand-strength score for bidding, showing and doubling."""
+def _strength(word: int, wild: "int | None" = None) -> float:
+    """A rough hand-strength score for bidding, showing and doubling
+    (``wild``: the laizi wild rank, each wild card adds to it)."""
     c = _counts(word)
     rocket = c[13] and c[14]
-    score = 3.0 * sum(1 for r in range(13) if c[r] == 4) + (4.0 if rocket else 1.5 * c[13] + 2.0 * c[14])
+    score = 3.0 * sum(1 for r in range(13) if c[r] >= 4) + (4.0 if rocket else 1.5 * c[13] + 2.0 * c[14])
     score += 1.0 * c[12] + 0.4 * c[11]
     # loose low singles are a burden
-    score -= 0.25 * sum(1 for r in range(8) if c[r] == 1)
+    score -= 0.25 * sum(1 for r in range(8) if c[r] == 1 and r != wild)
+    if wild is not None:
+        score += 1.5 * c[wild]  # a wild card completes a bomb or a chain
     return score
 
 
@@ -100,6 +108,16 @@ class RuleBot(Bot):
     follows an opponent with the cheapest beating move, keeping bombs and
     the rocket for when an opponent is close to going out; lets its
     teammate's move stand.
+
+    Laizi games (RULES.md 7): soft and pure wild bombs are bombs like the
+    others (kept back, and the weakest tier spent first: soft, hard, pure
+    wild, rocket); wild cards count towards hand strength once the wild
+    rank is known, and spending them outside a bomb is avoided.
+
+    Five players (RULES.md 8, ``FiveObservation``): reveals only as a landlord
+    with a hand worth a show, doubles by the same score, and in play treats
+    every seat not known to be an ally as an opponent (a farmer knows its
+    allies only once the landlords are public).
     """
 
     name = "rule"
@@ -111,9 +129,11 @@ class RuleBot(Bot):
     def act(self, obs: Observation) -> ActionT:
         """The rule-based choice (see the class docstring)."""
         legal = obs.legal_actions
+        if isinstance(obs, FiveObservation):
+            return self._act_five(obs)
         if obs.phase == Phase.PLAY:
             return self._play(obs, legal)
-        s = _strength(obs.hand.word)
+        s = _strength(obs.hand.word, None if obs.wild is None else int(obs.wild))
         ph = obs.phase
         if ph in (Phase.SHOW_START, Phase.SHOW_EARLY):
             return Action.NO_SHOW  # too early to judge
@@ -134,10 +154,21 @@ class RuleBot(Bot):
             return Action.DOUBLE if s >= self.double_at else Action.NO_DOUBLE
         return legal[0]
 
-    def _play(self, obs: Observation, legal: Sequence[Move]) -> Move:
+    def _act_five(self, obs: FiveObservation) -> "FiveAction | Move":
+        """Five players (RULES.md 8): reveal (landlords only) a hand worth a
+        show, double by the same score as with three; play as below, with the
+        sides this seat knows (seats not known to be allies count as opponents)."""
+        if obs.phase == FivePhase.PLAY:
+            return self._play(obs, obs.legal_actions)  # type: ignore[arg-type]
+        s = _strength(obs.hand.word)
+        if obs.phase == FivePhase.REVEAL:
+            reveal = len(obs.legal_actions) > 1 and s >= self.show_at
+            return FiveAction.REVEAL if reveal else FiveAction.NO_REVEAL
+        return FiveAction.DOUBLE if s >= self.double_at else FiveAction.NO_DOUBLE
+
+    def _play(self, obs: "Observation | FiveObservation", legal: Sequence[Move]) -> Move:
         moves = list(legal)
         hand = obs.hand.word
-        me = obs.player
         n_hand = len(obs.hand)
         # 1. go out if one move does it
         for m in moves:
@@ -155,16 +186,18 @@ class RuleBot(Bot):
         ncards = mc.sum(axis=1)
         is_pass = combo == 0
         is_bomb = combo >= _BOMBISH
-        bomb_ranks = hc == 4
-        if hc[13] and hc[14]:
+        bomb_ranks = hc >= 4  # two decks: bombs of 4-8 cards and of 2-4 jokers
+        if hc[13] + hc[14] >= 2:
             bomb_ranks = bomb_ranks.copy()
             bomb_ranks[13] = bomb_ranks[14] = True
         uses_bomb_cards = (mc[:, bomb_ranks] > 0).any(axis=1) & ~is_bomb
+        wild = getattr(obs, "wild", None)  # laizi (three players only)
+        if wild is not None:  # wild cards are kept for bombs
+            uses_bomb_cards = uses_bomb_cards | ((mc[:, int(wild)] > 0) & ~is_bomb)
         breaks = ((mc > 0) & (mc < hc)).sum(axis=1)
-        landlord = obs.landlord
         lead = obs.last_move is None
         counts = obs.card_counts
-        opponents = [s for s in range(3) if s != me and (me == landlord or s == landlord)]
+        opponents, allies = _sides(obs)
         danger = min(counts[s] for s in opponents) <= 4
         if lead:
             score = 2.0 * ncards - 0.6 * main - 3.0 * breaks - 20.0 * uses_bomb_cards - 40.0 * is_bomb
@@ -172,9 +205,7 @@ class RuleBot(Bot):
                 score += 1.0 * ncards + 0.8 * main * (ncards == 1)
             score = np.where(is_pass, -1e9, score)
             return moves[int(np.argmax(score))]
-        owner = obs.last_player
-        teammate_moved = landlord is not None and me != landlord and owner != landlord
-        if teammate_moved:
+        if obs.last_player in allies:
             return moves[0]  # PASS comes first when following: let the teammate's move stand
         normal = ~is_pass & ~is_bomb
         if normal.any():
@@ -184,9 +215,22 @@ class RuleBot(Bot):
             score = np.where(normal, score, -1e9)
             return moves[int(np.argmax(score))]
         bombs = np.flatnonzero(is_bomb)
-        if bombs.size and (danger or n_hand <= 6):
-            return moves[int(bombs[np.argmin(main[bombs])])]
+        if bombs.size and (danger or n_hand <= 6):  # the weakest bomb: by tier, then rank
+            return moves[int(bombs[np.argmin(16 * _BOMB_TIER[combo[bombs]] + main[bombs])])]
         return moves[0]
+
+
+def _sides(obs: "Observation | FiveObservation") -> tuple[list[int], set[int]]:
+    """The seats ``obs.player`` plays against and with, as far as it knows
+    (five players: seats not known to be allies count as opponents)."""
+    me = obs.player
+    if isinstance(obs, FiveObservation):
+        allies = set(obs.allies)
+        return [s for s in range(len(obs.card_counts)) if s != me and s not in allies], allies
+    landlord = obs.landlord
+    opponents = [s for s in range(3) if s != me and (me == landlord or s == landlord)]
+    others = {s for s in range(3) if s != me and s not in opponents} if landlord is not None else set()
+    return opponents, others
 
 
 #: Bot constructors by name (for the command line): ``make_bot("random", seed)``.
@@ -203,16 +247,18 @@ def make_bot(name: str, seed: Optional[int] = None) -> Bot:
 
 # -- playing games ----------------------------------------------------------------------
 
-def play_game(game: Game, bots: Sequence[Bot], max_actions: int = 100_000) -> Game:
-    """Play ``game`` to the end with one bot per seat and return it.
+def play_game(game: "Game | FiveGame", bots: Sequence[Bot], max_actions: int = 100_000) -> "Game | FiveGame":
+    """Play ``game`` to the end with one bot per seat and return it (a
+    three-player ``Game`` or a five-player ``FiveGame``, RULES.md 8).
 
     Each bot's ``new_game`` is called first.  Raises ``IllegalActionError``
     if a bot returns an illegal action, ``RuntimeError`` after
     ``max_actions`` actions (a bot that always passes the call, with no
     redeal cap, would deal forever).
     """
-    if len(bots) != 3:
-        raise ValueError(f"a game needs three bots, not {len(bots)}")
+    seats = 5 if isinstance(game, FiveGame) else 3
+    if len(bots) != seats:
+        raise ValueError(f"a game needs {seats} bots, not {len(bots)}")
     for seat, bot in enumerate(bots):
         bot.new_game(seat, game.rules)
     randoms = [b if type(b) is RandomBot else None for b in bots]

@@ -1,5 +1,7 @@
 """``ddz play`` (a human against two bots) and ``ddz simulate`` (bot games
-with statistics): the whole game of RULES.md sections 3-6 in the terminal.
+with statistics): the whole game of RULES.md sections 3-6 in the terminal;
+``--laizi`` plays laizi rooms (RULES.md 7: the wild rank is announced after
+the landlord, wild cards are marked ``*``).
 
 Terminal output and progress bars use ``rich``; colours appear only on a
 terminal that supports them.
@@ -16,7 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .bots import BOTS, Bot, make_bot, run_games
-from .cards import RANK_CHARS, Hand
+from .cards import RANK_CHARS, Hand, Rank
 from .errors import AmbiguousMoveError, DdzError
 from .game import Action, Card, Game, Observation, Phase
 from .moves import Move
@@ -43,40 +45,57 @@ _PHASE_WORDS = {
 _MAX_LISTED = 30
 
 
-def card_text(card: Card) -> Text:
-    """One concrete card, with its suit symbol and colour (red hearts and diamonds, jokers marked)."""
+def card_text(card: Card, wild: Optional[Rank] = None) -> Text:
+    """One concrete card, with its suit symbol and colour (red hearts and
+    diamonds, jokers marked; a laizi wild card, of rank ``wild``, gets a ``*``)."""
     if card.suit is None:
         return Text("Joker" if card == 53 else "joker", style="bold red" if card == 53 else "bold")
+    if wild is not None and card.rank == wild:
+        return Text(_SUIT_SYMBOL[card.suit] + _RANK_TEXT[card.rank.char] + "*", style="bold magenta")
     style = "red" if card.suit in "HD" else ""
     return Text(_SUIT_SYMBOL[card.suit] + _RANK_TEXT[card.rank.char], style=style)
 
 
-def cards_text(cards: Sequence[Card]) -> Text:
-    """Concrete cards in rank order, each with its suit and colour."""
+def cards_text(cards: Sequence[Card], wild: Optional[Rank] = None) -> Text:
+    """Concrete cards in rank order, each with its suit and colour (wild cards marked ``*``)."""
     out = Text()
     for i, c in enumerate(sorted(cards, key=lambda c: (c.rank, c))):
         if i:
             out.append(" ")
-        out.append_text(card_text(c))
+        out.append_text(card_text(c, wild))
     return out or Text("-")
 
 
-def ranks_text(hand: Hand) -> str:
-    """Rank-only cards for moves, 10 written as 10."""
-    return " ".join(_RANK_TEXT[r.char] for r in hand.ranks()) or "-"
+def ranks_text(hand: Hand, wild: Optional[Rank] = None) -> str:
+    """Rank-only cards for moves, 10 written as 10 (wild cards marked ``*``)."""
+    return " ".join(_RANK_TEXT[r.char] + ("*" if r == wild else "") for r in hand.ranks()) or "-"
 
 
-def move_text(move: Move) -> str:
-    """A move for people: ranks (10 as 10) and the combination's name."""
+def move_text(move: Move, wild: Optional[Rank] = None) -> str:
+    """A move for people: ranks (10 as 10) and the combination's name; in
+    laizi games (``wild``: the wild rank) wild cards are marked ``*`` and
+    the move says what they stand for (RULES.md 7)."""
     if move.is_pass:
         return "pass"
     name = str(move.combo).replace("_", " ")
-    return f"{ranks_text(move.cards)}  ({name})"
+    if move.wild is not None:
+        stand = " ".join(_RANK_TEXT[r.char] for r in move.stand_ins)
+        return f"{ranks_text(move.cards, move.wild)}  ({name} {_RANK_TEXT[move.main.char]}; "\
+               f"wild {_RANK_TEXT[move.wild.char]} as {stand})"  # type: ignore[union-attr]
+    return f"{ranks_text(move.cards, wild)}  ({name})"
 
 
-def action_words(action: "Action | Move") -> str:
-    """Any action for people (a move, or a call, rob, show, double...)."""
-    return move_text(action) if isinstance(action, Move) else _ACTION_WORDS.get(action, str(action))
+def _points_text(points: "int | float") -> str:
+    """Signed points; laizi points are multiples of 0.25 (RULES.md 7)."""
+    if isinstance(points, float) and not points.is_integer():
+        return f"{points:+g}"
+    return f"{int(points):+d}"
+
+
+def action_words(action: "Action | Move", wild: Optional[Rank] = None) -> str:
+    """Any action for people (a move, or a call, rob, show, double...;
+    ``wild``: the laizi wild rank, to mark wild cards)."""
+    return move_text(action, wild) if isinstance(action, Move) else _ACTION_WORDS.get(action, str(action))
 
 
 def _role(obs: Observation, seat: int) -> str:
@@ -101,15 +120,19 @@ def _show_state(console: Console, game: Game, human: int) -> None:
             continue
         extra = ""
         if seat in obs.shown:
-            extra = "  shown: " + ranks_text(obs.shown[seat])
+            extra = "  shown: " + ranks_text(obs.shown[seat], obs.wild)
         console.print(f"  {label}: {obs.card_counts[seat]} cards{extra}")
     if obs.bottom is not None:
-        console.print(f"  bottom cards: {ranks_text(obs.bottom)}")
+        console.print(f"  bottom cards: {ranks_text(obs.bottom, obs.wild)}")
+    if obs.wild is not None:
+        console.print(f"  wild rank (癞子): [bold magenta]{_RANK_TEXT[obs.wild.char]}[/] (wild cards are marked *)")
+    elif game.is_laizi:
+        console.print("  laizi room: the wild rank is drawn once the landlord is decided")
     if obs.last_move is not None:
-        console.print(f"  to beat: [bold]{move_text(obs.last_move)}[/] from {_seat_name(obs.last_player, human)}")
+        console.print(f"  to beat: [bold]{move_text(obs.last_move, obs.wild)}[/] from {_seat_name(obs.last_player, human)}")
     role = _role(obs, human)
     line = Text(f"  Your hand{' (' + role + ')' if role else ''}: ")
-    line.append_text(cards_text(obs.cards))
+    line.append_text(cards_text(obs.cards, obs.wild))
     console.print(line)
 
 
@@ -121,10 +144,20 @@ def _numbered(legal: Sequence["Action | Move"]) -> dict[str, "Action | Move"]:
     return {str(i): a for i, a in enumerate(legal, 1)}
 
 
-def _list_actions(console: Console, numbered: dict[str, "Action | Move"]) -> None:
+def _list_readings(console: Console, readings: Sequence[Move], wild: Optional[Rank] = None
+                   ) -> dict[str, "Action | Move"]:
+    """Number the readings of ambiguous cards (laizi cards often have
+    several); the returned numbers choose among them at the next prompt."""
+    numbered: dict[str, "Action | Move"] = {str(i): r for i, r in enumerate(readings, 1)}
+    for key, r in numbered.items():
+        console.print(f"   [cyan]{key:>3}[/] {action_words(r, wild)}   [dim]{r}[/]")
+    return numbered
+
+
+def _list_actions(console: Console, numbered: dict[str, "Action | Move"], wild: Optional[Rank] = None) -> None:
     items = list(numbered.items())
     for key, a in items[:_MAX_LISTED]:
-        console.print(f"   [cyan]{key:>3}[/] {action_words(a)}")
+        console.print(f"   [cyan]{key:>3}[/] {action_words(a, wild)}")
     if len(items) > _MAX_LISTED:
         console.print(f"   ... {len(items) - _MAX_LISTED} more: type the cards (e.g. 33, 10JQKA, 3334) to play any")
 
@@ -137,7 +170,7 @@ def _read_action(console: Console, game: Game, human: int) -> "Action | Move | N
             Phase.SHOW_LATE: game.rules.show_deal_late, Phase.SHOW_BOTTOM: game.rules.show_bottom}
     console.print(f"[bold]{_PHASE_WORDS[obs.phase].format(m=mult.get(obs.phase, ''))}[/]")
     numbered = _numbered(legal)
-    _list_actions(console, numbered)
+    _list_actions(console, numbered, obs.wild)
     while True:
         try:
             text = click.prompt("Your choice (number, cards, pass; ? for help, q to quit)", prompt_suffix="> ",
@@ -153,7 +186,8 @@ def _read_action(console: Console, game: Game, human: int) -> "Action | Move | N
             console.print("Type the number of an action, or cards in rank notation (3-9, 10 or T, J, Q, K, A, 2, "
                           "B small joker, R big joker), or 'pass'.  A number always picks from the list: to "
                           "type cards that look like a number, start with '=' (=5, =10).  Cards with several "
-                          "readings: give CARDS|COMBO|MAIN|LENGTH as listed.  'q' leaves the game (an escape: "
+                          "readings (wild cards often have several): choose one by its number in the list "
+                          "shown, or give CARDS|COMBO|MAIN|LENGTH as listed.  'q' leaves the game (an escape: "
                           "you pay the escape penalty).")
             continue
         if t in numbered:
@@ -166,15 +200,15 @@ def _read_action(console: Console, game: Game, human: int) -> "Action | Move | N
         try:
             action = game.parse_action(t)
         except AmbiguousMoveError as e:
-            console.print(f"[yellow]{t} can be played several ways:[/]")
-            for r in e.readings:
-                console.print(f"     {r}  ({str(r.combo).replace('_', ' ')})")
+            console.print(f"[yellow]{t} can be played several ways: type a number below, or "
+                          f"CARDS|COMBO|MAIN|LENGTH:[/]")
+            numbered = _list_readings(console, e.readings, obs.wild)
             continue
         except DdzError as e:
             console.print(f"[red]{e}[/]")
             continue
         if action not in legal:
-            console.print(f"[red]{action_words(action)} is not legal now.[/]")
+            console.print(f"[red]{action_words(action, obs.wild)} is not legal now.[/]")
             continue
         return action
 
@@ -191,15 +225,18 @@ def _settlement_table(s: Settlement, human: int, beans: bool) -> Table:
         role = "landlord" if seat == s.landlord else ("farmer" if s.landlord is not None else "-")
         if s.escaped == seat:
             role += " (escaped)"
-        row = [_seat_name(seat, human), role, f"{s.points[seat]:+d}"]
+        row = [_seat_name(seat, human), role, _points_text(s.points[seat])]
         if beans:
             row += [f"{s.transfers[seat]:+d}", f"{s.rake[seat]}", f"{s.net[seat]:+d}"]
         t.add_row(*row)
     return t
 
 
-def _rules_from(preset: str, bidding: str, shows: bool, doubling: bool) -> Rules:
-    extra = {} if shows else dict(show_start=0, show_deal_early=0, show_deal_late=0, show_bottom=0)
+def _rules_from(preset: str, bidding: str, shows: bool, doubling: bool, laizi: bool = False) -> Rules:
+    """The rules of the command-line options (``laizi``: seed 002's flow, ``Rules.PRESETS["laizi"]``)."""
+    extra = dict(Rules.PRESETS["laizi"]) if laizi else {}
+    if not shows:
+        extra.update(show_start=0, show_deal_early=0, show_deal_late=0, show_bottom=0)
     return Rules.preset(preset, bidding=bidding, doubling=doubling, **extra)
 
 
@@ -226,6 +263,9 @@ _COMMON_OPTIONS = [
                  help="Call and rob (叫地主/抢地主) or point bidding 1-3 (叫分)."),
     click.option("--shows/--no-shows", default=True, show_default=True, help="Offer show cards (明牌)."),
     click.option("--doubling/--no-doubling", default=True, show_default=True, help="Offer doubling (加倍)."),
+    click.option("--laizi", is_flag=True, default=False,
+                 help="A laizi room (癞子场, RULES.md 7): a wild rank drawn after the landlord, laizi scoring, "
+                      "seed 002's show cards (x4 before the deal, x2 after the bottom, multiplied)."),
     click.option("--room", "coefficient", type=click.IntRange(1), default=1, show_default=True,
                  help="Room coefficient N: beans per point."),
     click.option("--rake", type=click.IntRange(0), default=0, show_default=True,
@@ -250,15 +290,16 @@ def _common(f):  # type: ignore[no-untyped-def]
               help="Write the game's JSON record here at the end.")
 @_common
 def play(seat: int, bot_names: str, record_path: Optional[str], preset: str, bidding: str, shows: bool,
-         doubling: bool, coefficient: int, rake: int, beans: Optional[int], seed: Optional[int]) -> None:
+         doubling: bool, laizi: bool, coefficient: int, rake: int, beans: Optional[int], seed: Optional[int]) -> None:
     """Play one game against two bots in the terminal (RULES.md 3-6).
 
     Your cards are shown with suits; the legal actions are numbered.  Type a
     number, or cards in rank notation (33, 10JQKA, 3334, BR), or 'pass'.
-    'q' leaves the game, which counts as an escape (逃跑).
+    'q' leaves the game, which counts as an escape (逃跑).  With --laizi the
+    wild cards are marked * and cards with several readings are numbered.
     """
     console = Console(highlight=False)
-    rules = _rules_from(preset, bidding, shows, doubling)
+    rules = _rules_from(preset, bidding, shows, doubling, laizi)
     room = Room(coefficient=coefficient, rake=rake)
     opponents = _bot_list(bot_names, 2, seed)
     bots: list[Optional[Bot]] = [None, None, None]
@@ -283,17 +324,21 @@ def play(seat: int, bot_names: str, record_path: Optional[str], preset: str, bid
                 console.print("[red]You left the game: that is an escape (逃跑).[/]")
                 break
             role = _role(game.observation(seat), seat)
-            console.print(f"  You{' (' + role + ')' if role else ''}: {action_words(action)}")
+            console.print(f"  You{' (' + role + ')' if role else ''}: {action_words(action, game.wild)}")
         else:
             obs = game.observation(p)
             action = bots[p].act(obs)  # type: ignore[union-attr]
             role = _role(obs, p)
-            console.print(f"  {_seat_name(p, seat)}{' (' + role + ')' if role else ''}: {action_words(action)}")
+            console.print(f"  {_seat_name(p, seat)}{' (' + role + ')' if role else ''}: "
+                          f"{action_words(action, game.wild)}")
         had = game.landlord
         game.apply(action)
         if had is None and game.landlord is not None:
             console.print(f"[bold]{_seat_name(game.landlord, seat)} {'are' if game.landlord == seat else 'is'} "
                           f"the landlord[/] and takes the bottom cards: {ranks_text(game.bottom)}")
+            if game.wild is not None and rules.wild is None:
+                console.print(f"[bold magenta]Wild rank (癞子) drawn: {_RANK_TEXT[game.wild.char]}[/]: the four "
+                              f"{_RANK_TEXT[game.wild.char]}s are wild (RULES.md 7).")
     s = game.settlement()
     console.rule("[bold]Game over[/]")
     if s.escaped is not None:
@@ -305,11 +350,13 @@ def play(seat: int, bot_names: str, record_path: Optional[str], preset: str, bid
         console.print(f"[bold {'green' if won else 'red'}]{'You win' if won else 'You lose'}[/]: "
                       f"{'the landlord' if s.landlord in s.winners else 'the farmers'} went out first.")
         m = s.multiplier
-        console.print(f"Multiplier x{m.total}: initial {m.initial}, robs {m.robs}, bombs {m.bombs}, "
+        bombs = f"bombs x2 {m.bombs}, bombs x4 {m.big_bombs}" if s.laizi else f"bombs {m.bombs}"
+        console.print(f"Multiplier x{m.total}: initial {m.initial}, robs {m.robs}, {bombs}, "
                       f"show x{m.show}{', spring' if m.spring else ''}{', anti-spring' if m.anti_spring else ''}; "
-                      f"doubles {list(s.doubles)}; base {s.base}.")
+                      f"doubles {list(s.doubles)}; base {s.base}"
+                      + ("; laizi: points x 0.25, at most 10000 per farmer." if s.laizi else "."))
     console.print(_settlement_table(s, seat, beans is not None or rake > 0 or coefficient > 1))
-    console.print(f"Your title for {s.points[seat]:+d} points: {title(s.points[seat])} "
+    console.print(f"Your title for {_points_text(s.points[seat])} points: {title(s.points[seat])} "
                   f"({title(s.points[seat], english=True)})")
     if record_path:
         save(game, record_path)
@@ -324,11 +371,13 @@ def play(seat: int, bot_names: str, record_path: Optional[str], preset: str, bid
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Show a progress bar.")
 @_common
 def simulate(n_games: int, bot_names: str, progress: bool, preset: str, bidding: str, shows: bool,
-             doubling: bool, coefficient: int, rake: int, beans: Optional[int], seed: Optional[int]) -> None:
+             doubling: bool, laizi: bool, coefficient: int, rake: int, beans: Optional[int],
+             seed: Optional[int]) -> None:
     """Play bot games and print win rates by side, the average multiplier,
-    the spring rate, the bean flow and the speed (RULES.md 3-6)."""
+    the spring rate, the bean flow and the speed (RULES.md 3-6; --laizi:
+    laizi rooms, RULES.md 7)."""
     console = Console(highlight=False)
-    rules = _rules_from(preset, bidding, shows, doubling)
+    rules = _rules_from(preset, bidding, shows, doubling, laizi)
     bots = _bot_list(bot_names, 3, seed)
     room = Room(coefficient=coefficient, rake=rake)
     bean_list = None if beans is None else [beans] * 3
@@ -359,3 +408,266 @@ def simulate(n_games: int, bot_names: str, progress: bool, preset: str, bidding:
     t.add_row("rake, per game", f"{stats.rake / stats.games:.1f}")
     t.add_row("games per second", f"{stats.games_per_second:,.0f}")
     console.print(t)
+
+
+# -- five players: ``--players 5`` (RULES.md 8) ------------------------------------------------
+# Added to both commands by wrapping them here, so their option lists stay as they are.
+
+import functools  # noqa: E402
+from typing import Any, Callable  # noqa: E402
+
+from .five import (  # noqa: E402
+    FiveAction, FiveCard, FiveGame, FiveObservation, FivePhase, MarkedMove, run_five_games,
+)
+from .settlement import FiveSettlement  # noqa: E402
+
+_FIVE_WORDS = {
+    FiveAction.NO_REVEAL: "don't reveal (放弃)", FiveAction.REVEAL: "reveal: show who the landlords are (亮出身份, x2)",
+    FiveAction.NO_DOUBLE: "don't double", FiveAction.DOUBLE: "double (加倍)",
+}
+_FIVE_PROMPTS = {FivePhase.REVEAL: "reveal yourself as a landlord?", FivePhase.DOUBLE: "double?",
+                 FivePhase.PLAY: "your play"}
+
+
+def five_action_words(action: "FiveAction | Move") -> str:
+    """A five-player action for people (a move says how many marked-face cards it plays)."""
+    if isinstance(action, MarkedMove):
+        return f"{move_text(action)}  with {action.marked} marked card{'s' * (action.marked > 1)}"
+    if isinstance(action, Move):
+        return move_text(action)
+    return _FIVE_WORDS.get(FiveAction(action), str(action))
+
+
+def five_card_text(card: FiveCard, marked: Optional[FiveCard] = None) -> Text:
+    """A two-deck card with suit and colour; cards of the marked card's face are framed."""
+    t = card_text(card.card)
+    if marked is not None and card.card == marked.card:
+        return Text(f"[{t.plain}]", style="bold yellow")
+    return t
+
+
+def _five_role(obs: FiveObservation, seat: int) -> str:
+    """``seat``'s role as far as ``obs.player`` knows ("" when unknown)."""
+    if seat == obs.open_landlord:
+        return "open landlord"
+    if seat == obs.hidden_landlord:
+        return "hidden landlord"
+    if seat == obs.player or obs.revealed or obs.solo or obs.hidden_landlord is not None:
+        return "farmer"
+    return ""
+
+
+def _five_name(seat: int, human: int, obs: FiveObservation) -> str:
+    role = _five_role(obs, seat)
+    return ("You" if seat == human else f"Seat {seat}") + (f" ({role})" if role else "")
+
+
+def _five_show_state(console: Console, game: FiveGame, human: int) -> None:
+    obs = game.observation(human)
+    console.rule(f"[bold]{obs.phase}[/] · marked card {obs.marked} · multiplier x{obs.multiplier.total}"
+                 + (" · landlords public" if obs.revealed else ""))
+    for seat in range(5):
+        if seat != human:
+            extra = f"  shown: {ranks_text(obs.shown[seat])}" if seat in obs.shown else ""
+            console.print(f"  {_five_name(seat, human, obs)}: {obs.card_counts[seat]} cards{extra}")
+    if obs.bottom is not None:
+        console.print(f"  bottom cards (yours, unseen by the others): {ranks_text(obs.bottom)}")
+    if obs.last_move is not None:
+        console.print(f"  to beat: [bold]{move_text(obs.last_move)}[/] from "
+                      f"{_five_name(obs.last_player, human, obs)}")  # type: ignore[arg-type]
+    line = Text(f"  Your hand ({_five_role(obs, human)}): ")
+    for i, c in enumerate(obs.cards):
+        if i:
+            line.append(" ")
+        line.append_text(five_card_text(c, obs.marked))
+    console.print(line)
+
+
+def _five_read(console: Console, game: FiveGame, human: int) -> "FiveAction | Move | None":
+    """The human's action, re-asking on bad input; ``None`` means quit."""
+    legal = list(game.legal_actions())
+    obs = game.observation(human)
+    console.print(f"[bold]{_FIVE_PROMPTS[obs.phase]}[/]")
+    numbered = {str(i): a for i, a in enumerate(legal, 1)}
+    for key, a in list(numbered.items())[:_MAX_LISTED]:
+        console.print(f"   [cyan]{key:>3}[/] {five_action_words(a)}")
+    if len(numbered) > _MAX_LISTED:
+        console.print(f"   ... {len(numbered) - _MAX_LISTED} more: type the cards (e.g. 33, 10JQKA) to play any, "
+                      f"and 'CARDS marked 1' to play a marked-face card among them")
+    while True:
+        try:
+            text = click.prompt("Your choice (number, cards, pass; q to quit)", prompt_suffix="> ", default="",
+                                show_default=False)
+        except click.Abort:
+            return None
+        t = text.strip()
+        if not t:
+            continue
+        if t.lower() in ("q", "quit", "exit"):
+            return None
+        if t in numbered:
+            return numbered[t]
+        if t.startswith("="):
+            t = t[1:]
+        try:
+            action = game.parse_action(t)
+        except AmbiguousMoveError as e:
+            console.print(f"[yellow]{t} can be played several ways: type a number below, or CARDS|COMBO|MAIN|LENGTH:[/]")
+            numbered = {str(i): r for i, r in enumerate(e.readings, 1)}
+            for key, r in numbered.items():
+                console.print(f"   [cyan]{key:>3}[/] {five_action_words(r)}   [dim]{r}[/]")
+            continue
+        except DdzError as e:
+            console.print(f"[red]{e}[/]")
+            continue
+        probe = game.copy()
+        try:
+            probe.apply(action)
+        except DdzError as e:
+            console.print(f"[red]{e}[/]")
+            continue
+        return action
+
+
+def _five_rules(preset: str, doubling: bool, other: dict[str, Any]) -> Rules:
+    """Two-deck rules from the shared options; options with no five-player meaning are refused."""
+    if other.get("laizi"):
+        raise click.BadParameter("laizi rooms are three-player games (RULES.md 7)", param_hint="--laizi")
+    if other.get("bidding", "call_rob") != "call_rob":
+        raise click.BadParameter("five players do not bid: the marked card chooses the landlord (RULES.md 8)",
+                                 param_hint="--bidding")
+    try:
+        return Rules.preset(preset, decks=2, doubling=doubling)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--rules") from None
+
+
+def _five_table(s: FiveSettlement, human: Optional[int], beans: bool) -> Table:
+    t = Table(title="Settlement")
+    for c in ("seat", "role", "points") + (("transfer", "rake", "net beans") if beans else ()):
+        t.add_column(c, justify="left" if c in ("seat", "role") else "right")
+    for seat in range(5):
+        role = "open landlord" if seat == s.landlords[0] else (
+            "hidden landlord" if seat in s.landlords else "farmer")
+        row = ["You" if seat == human else f"Seat {seat}", role, f"{s.points[seat]:+g}"]
+        if beans:
+            row += [f"{s.transfers[seat]:+d}", f"{s.rake[seat]}", f"{s.net[seat]:+d}"]
+        t.add_row(*row)
+    return t
+
+
+def _play_five(seat: int, bot_names: str, record_path: Optional[str], preset: str, doubling: bool, coefficient: int,
+               rake: int, beans: Optional[int], seed: Optional[int], **other: Any) -> None:
+    """``ddz play --players 5``: one five-player game against four bots (RULES.md 8)."""
+    console = Console(highlight=False)
+    rules = _five_rules(preset, doubling, other)
+    room = Room(coefficient=coefficient, rake=rake)
+    others = [s for s in range(5) if s != seat]
+    bots: dict[int, Bot] = dict(zip(others, _bot_list(bot_names, 4, seed)))
+    for s, b in bots.items():
+        b.new_game(s, rules)
+    game = FiveGame(rules, seed=seed, room=room, beans=None if beans is None else [beans] * 5)
+    console.print(f"[bold]Five-player Dou Dizhu (五人斗地主)[/] · you are seat {seat} · opponents: "
+                  + ", ".join(f"seat {s} {b.name}" for s, b in bots.items()))
+    console.print(f"The marked card is [bold]{game.marked}[/]: seat {game.open_landlord} holds it and is the open "
+                  f"landlord; whoever holds {game.twin} is the hidden landlord.")
+    while not game.is_terminal():
+        p = game.current_player()
+        was = game.revealed
+        if p == seat:
+            _five_show_state(console, game, seat)
+            action = _five_read(console, game, seat)
+            if action is None:
+                console.print("[red]You left the game (five-player games have no escape penalty here).[/]")
+                return
+        else:
+            action = bots[p].act(game.observation(p))
+        name = _five_name(p, seat, game.observation(seat))
+        game.apply(action)
+        console.print(f"  {name}: {five_action_words(action)}")
+        if game.revealed and not was:
+            how, who = game.revealed_by  # type: ignore[misc]
+            team = (f"seat {game.open_landlord} plays alone" if game.solo else
+                    f"the landlords are seats {game.open_landlord} and {game.hidden_landlord}")
+            console.print(f"[bold]Landlords public[/] ({'reveal' if how == 'choice' else 'twin played'} by seat "
+                          f"{who}): {team}.")
+    s = game.settlement()
+    console.rule("[bold]Game over[/]")
+    won = seat in s.winners
+    console.print(f"[bold {'green' if won else 'red'}]{'You win' if won else 'You lose'}[/]: "
+                  f"{'the landlords' if s.landlord_won else 'the farmers'} went out first (seat {game.winner}).")
+    m = s.multiplier
+    console.print(f"Multiplier x{m.total}: initial {m.initial}, doubling bombs {m.bombs}, reveal {m.reveal}, "
+                  f"spring {m.spring}; doubles {list(s.doubles)}.")
+    console.print(_five_table(s, seat, beans is not None or rake > 0 or coefficient > 1))
+    if record_path:
+        save(game, record_path)  # type: ignore[arg-type]
+        console.print(f"Record written to {record_path}")
+
+
+def _simulate_five(n_games: int, bot_names: str, progress: bool, preset: str, doubling: bool, coefficient: int,
+                   rake: int, beans: Optional[int], seed: Optional[int], **other: Any) -> None:
+    """``ddz simulate --players 5``: five-player bot games and their statistics (RULES.md 8)."""
+    console = Console(highlight=False)
+    rules = _five_rules(preset, doubling, other)
+    bots = _bot_list(bot_names, 5, seed)
+    room = Room(coefficient=coefficient, rake=rake)
+    bean_list = None if beans is None else [beans] * 5
+    if progress:
+        with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      TimeRemainingColumn(), console=console, transient=True) as bar:
+            task = bar.add_task("playing", total=n_games)
+            stats = run_five_games(n_games, bots, seed, rules, room, bean_list,
+                                   progress=lambda k: bar.update(task, completed=k))
+    else:
+        stats = run_five_games(n_games, bots, seed, rules, room, bean_list)
+    n = stats.games
+    t = Table(title=f"{n} five-player games · bots {', '.join(b.name for b in bots)}")
+    t.add_column("measure")
+    t.add_column("value", justify="right")
+    t.add_row("landlords' side wins", f"{stats.landlord_wins} ({stats.landlord_win_rate:.1%})")
+    t.add_row("farmers' side wins", f"{stats.farmer_wins} ({stats.farmer_wins / n:.1%})")
+    t.add_row("open landlord alone (一地主)", f"{stats.solo} ({stats.solo / n:.1%})")
+    t.add_row("reveal chosen (亮出身份, x2)", f"{stats.reveals_chosen} ({stats.reveals_chosen / n:.1%})")
+    t.add_row("landlords public by the twin played", f"{stats.reveals_played} ({stats.reveals_played / n:.1%})")
+    for s in range(5):
+        t.add_row(f"seat {s} ({bots[s].name}) side won", f"{stats.seat_wins[s]} ({stats.seat_wins[s] / n:.1%})")
+    t.add_row("doubling bombs, per game", f"{stats.bombs / n:.2f}")
+    t.add_row("average multiplier", f"{stats.average_multiplier:.2f}")
+    t.add_row("spring rate (losers played nothing)", f"{stats.spring_rate:.2%}")
+    for s in range(5):
+        t.add_row(f"seat {s} points, per game", f"{stats.points[s] / n:+.2f}")
+    t.add_row("beans to landlords, per game", f"{stats.landlord_net / n:+.1f}")
+    t.add_row("beans to farmers, per game", f"{stats.farmer_net / n:+.1f}")
+    t.add_row("rake, per game", f"{stats.rake / n:.1f}")
+    t.add_row("games per second", f"{stats.games_per_second:,.0f}")
+    console.print(t)
+
+
+def _with_players(cmd: click.Command, five: Callable[..., None]) -> None:
+    """Give ``cmd`` a ``--players 3|5`` option; 5 runs ``five`` with the same options."""
+    for param in cmd.params:
+        if param.name == "seat":
+            param.type = click.IntRange(0, 4)
+            param.help = "Your seat (0-2; 0-4 with --players 5)."
+        elif param.name == "bot_names" and cmd.name == "play":
+            param.help = (param.help or "") + "  Four opponents with --players 5."
+    cmd.params.append(click.Option(["--players"], type=click.Choice(["3", "5"]), default="3", show_default=True,
+                                   help="3: the classic game; 5: the two-deck five-player game (五人斗地主, "
+                                        "RULES.md 8: marked card, open and hidden landlord)."))
+    three = cmd.callback
+    assert three is not None
+
+    @functools.wraps(three)
+    def callback(players: str, **kw: Any) -> None:
+        if players == "5":
+            return five(**kw)
+        if kw.get("seat", 0) > 2:
+            raise click.BadParameter("seats are 0-2 with three players", param_hint="--seat")
+        return three(**kw)  # type: ignore[no-any-return]
+
+    cmd.callback = callback
+
+
+_with_players(play, _play_five)
+_with_players(simulate, _simulate_five)

@@ -53,7 +53,9 @@ class IllegalActionError(IllegalMoveError):
 
 class InvalidDealError(InvalidCardsError):
     """A given deal that is not one deck dealt 17/17/17 + 3 bottom cards, or
-    an end-game position whose hands overlap or exceed the deck (RULES.md 4)."""
+    an end-game position whose hands overlap or exceed the deck (RULES.md 4);
+    with five players, not two decks dealt 5 × 21 + 3, or a marked card that
+    is a joker or not dealt to a player (RULES.md 8)."""
 
 
 class RecordError(DdzError):

@@ -7,6 +7,7 @@ Phases, in order (those switched off in ``Rules`` are skipped)::
     SHOW_LATE    发牌明牌   after all 17: show (x3) or not
     CALL / ROB   叫地主 / 抢地主   (Rules.bidding == "call_rob")
     BID          叫分 1-3          (Rules.bidding == "points")
+    (laizi)      癞子       a laizi room draws and announces the wild rank here (RULES.md 7)
     SHOW_BOTTOM  明牌       the landlord, after taking the 3 bottom cards: show (x2) or not
     DOUBLE       加倍       each eligible player, from the landlord: double or not
     PLAY         出牌       the landlord leads
@@ -42,6 +43,26 @@ Points RULES.md leaves open, decided here:
   bottom; players not eligible to double are skipped, not asked.
 - An escape before there is a landlord uses base 1 even under point
   bidding; an end-game position (``Game.endgame``) never scores spring.
+
+Laizi rooms (``Rules(laizi=True)`` / ``Rules.preset("laizi")``, RULES.md 7):
+
+- The wild rank is drawn uniformly from 3..2 with each deal (from the same
+  seeded generator, right after the first caller) and kept hidden; it is
+  announced the moment the landlord is decided, before the show after the
+  bottom and the doubling: ``Game.wild`` and ``Observation.wild``, ``None``
+  until then.  Drawing it with the deal rather than at that moment is the
+  same draw for the players and keeps undo, copies and redeals
+  reproducible.  From then on moves are generated under
+  ``Game.play_rules`` (``rules.replace(wild=...)``).
+- ``Rules(wild="7")`` fixes the wild rank instead (puzzles, end games): it
+  is public from the start, and the game is a laizi game all the same.
+- Escape: the bombs counted are, for each player, the most disjoint bombs
+  (soft, hard, pure wild, rocket) that the cards it held at the start of
+  play (the bottom with the landlord) could form with its wild cards, so
+  every bomb counts whether it was played as a bomb, as another
+  combination, or not yet (RULES.md 6-7: "whatever they were played as").
+- Dense move ids (``action_id`` in play) are not defined for laizi games:
+  the move set depends on the wild rank and holds about 1.7 million moves.
 """
 
 from __future__ import annotations
@@ -50,6 +71,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, Iterable, Optional, Sequence, Union
 
+from functools import lru_cache
 from operator import attrgetter
 
 import numpy as np
@@ -78,7 +100,7 @@ TERMINAL = -1
 MOVE_ID_BASE = 16
 
 _FLOW_FIELDS = ("bidding", "rob_back", "show_start", "show_deal_early", "show_deal_late", "show_bottom",
-                "show_early_cards", "show_combine", "doubling", "max_redeals")
+                "show_early_cards", "show_combine", "doubling", "max_redeals", "laizi", "laizi_bombs")
 
 #: ``Rules`` game-flow fields that make the game OpenSpiel's ``dou_dizhu``:
 #: point bidding, no show cards, no doubling, no redeal.
@@ -314,6 +336,7 @@ _beats = _kernel.beats_codes
 _GUARD = 0x888888888888888
 _BOMB = int(Combo.BOMB)
 _ROCKET = int(Combo.ROCKET)
+_SOFT = int(Combo.SOFT_BOMB)
 #: What a player may do after the rocket: pass, and only pass (RULES.md 3).
 _PASS_ONLY = MoveList(np.zeros(1, MOVE_DTYPE))
 
@@ -335,6 +358,33 @@ def _bombs_in(word: int) -> int:
     """The most disjoint bombs and rockets a hand can form (RULES.md 6, escape)."""
     n = sum(1 for r in range(13) if (word >> (4 * r)) & 0xF == 4)
     return n + ((word >> 52) & 0xFF == 0x11)
+
+
+def _laizi_bombs_in(word: int, wild: Optional[int]) -> int:
+    """The most disjoint bombs a hand can form with its wild cards (RULES.md
+    6-7, laizi escape): hard bombs, the rocket, soft bombs (naturals of a
+    rank plus wild cards) and pure wild bombs.  Each bomb takes 4 cards and
+    a rank's naturals fit one bomb, so taking the soft bombs that need the
+    fewest wild cards first, then 4 spare wild cards per pure wild bomb, is
+    the most: e.g. 7 wild, ``"3337777"`` -> 3337 with 777 left (or 7777):
+    1 bomb; ``"33344777"`` -> 3337 and 4477: 2 bombs."""
+    counts = [(word >> (4 * r)) & 0xF for r in range(13)]
+    spare = 0
+    if wild is not None:
+        spare, counts[wild] = counts[wild], 0
+    n = sum(1 for c in counts if c == 4) + ((word >> 52) & 0xFF == 0x11)
+    for need in sorted(4 - c for c in counts if 0 < c < 4):
+        if need > spare:
+            break
+        spare -= need
+        n += 1
+    return n + spare // 4
+
+
+@lru_cache(maxsize=None)
+def _with_wild(rules: Rules, wild: int) -> Rules:
+    """``rules`` with the wild rank ``wild`` (a rank index 0..12)."""
+    return rules.replace(wild=RANK_CHARS[wild])
 
 
 def _seat(player: object) -> int:
@@ -364,6 +414,9 @@ class Observation:
       when the current player leads).
     - ``legal_actions``: the player's legal actions if it is to act, else ()
       (a tuple of ``Action``, or in play the ``MoveList``).
+    - ``wild``: laizi rooms (RULES.md 7): the wild rank (``Rank``) once
+      announced, after the landlord is decided (from the start when the
+      rules fix it); ``None`` before and in other games.
     """
 
     player: int
@@ -385,13 +438,15 @@ class Observation:
     last_move: Optional[Move]
     last_player: Optional[int]
     legal_actions: "Sequence[Action | Move]"
+    wild: Optional[Rank] = None
 
 
 ActionLike = Union[Action, Move, str, int]
 
 _STATE = ("_ph", "_cur", "_queue", "_round", "_round_start", "_first", "_dealt", "_hands", "_bottom", "_shows",
           "_caller", "_robs", "_rob_back", "_robber", "_bid", "_bidder", "_landlord", "_base", "_doubles",
-          "_last", "_lastp", "_bombs", "_lplays", "_fplays", "_winner", "_escaped")
+          "_last", "_lastp", "_bombs", "_lplays", "_fplays", "_winner", "_escaped", "_wild", "_prules", "_flags",
+          "_soft")
 _GET_STATE = attrgetter(*_STATE)
 # The mutable lists of the state and their positions in a snapshot (copied in and out).
 _LIST_AT = tuple(i for i, n in enumerate(_STATE) if n in ("_queue", "_hands", "_shows", "_doubles"))
@@ -400,10 +455,11 @@ _LIST_AT = tuple(i for i, n in enumerate(_STATE) if n in ("_queue", "_hands", "_
 class Game:
     """A three-player Dou Dizhu game (RULES.md 3-6), from the deal to the settlement.
 
-    ``Game(rules=None, *, seed=None, deal=None, first=None, room=None, beans=None)``
+    ``Game(rules=None, *, seed=None, deal=None, first=None, room=None, beans=None, wild=None)``
 
     - ``rules``: a ``Rules`` (one deck; game-flow fields choose call/rob or
-      point bidding, the show multipliers, doubling, the redeal cap).
+      point bidding, the show multipliers, doubling, the redeal cap, a
+      laizi room; ``wild`` fixes a wild rank for analysis, RULES.md 7).
     - ``seed``: an int or a ``numpy.random.Generator`` for the deals and the
       random first caller (``None``: fresh entropy).  A Generator is used as
       is (shared, not copied), which is the fast way to play many games.
@@ -419,25 +475,30 @@ class Game:
     - ``beans``: each player's carried beans (three ints) for the doubling
       eligibility and the floors and caps of the settlement; ``None``: no
       limits.
+    - ``wild``: laizi rooms whose wild rank is drawn: the wild rank of the
+      given deal (a rank such as ``"7"``), or one (or ``None``: drawn from
+      the seed) per given deal; records use this.
 
     ``Game.endgame(hands, ...)`` starts directly in play (puzzles, perft).
 
     Raises ``InvalidDealError`` for a bad deal, ``ValueError`` for bad
-    arguments (two-deck rules, beans not three ints).
+    arguments (two-deck rules, beans not three ints, ``wild`` outside a
+    laizi room that draws it, or not a rank 3..2).
     """
 
-    __slots__ = ("_rules", "_flags", "_room", "_beans", "_rng", "_fork", "_given", "_deals", "_hist",
-                 "_endgame") + _STATE
+    __slots__ = ("_rules", "_room", "_beans", "_rng", "_fork", "_given", "_deals", "_hist",
+                 "_endgame", "_laizi", "_draw", "_wilds") + _STATE
 
     def __init__(self, rules: Optional[Rules] = None, *, seed: "int | np.random.Generator | None" = None,
                  deal: Any = None, first: "int | Sequence[int | None] | None" = None, room: Optional[Room] = None,
-                 beans: Optional[Sequence[int]] = None) -> None:
+                 beans: Optional[Sequence[int]] = None, wild: "str | Rank | Sequence[Any] | None" = None) -> None:
         self._setup(rules, room, beans)
         self._rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         self._fork = False  # set by copy(): clone the generator before drawing from it again
-        self._given = self._parse_deals(deal, first)
+        self._given = self._parse_deals(deal, first, self._parse_wilds(wild, deal))
         self._endgame: Optional[dict] = None
         self._deals: list[tuple[int, tuple[tuple[int, ...], ...]]] = []
+        self._wilds: list[Optional[int]] = []  # each deal's wild rank (drawn laizi rooms), revealed with the landlord
         self._hist: list[tuple] = []
         self._round = 0
         self._start_round()
@@ -448,9 +509,6 @@ class Game:
             raise ValueError(f"rules must be a Rules, not {rules!r}")
         if rules.decks != 1:
             raise ValueError("the three-player game uses one deck (Rules.decks == 1)")
-        if getattr(rules, "wild", None) is not None:
-            raise ValueError("laizi (Rules.wild) games are not played by Game yet: the wild rank is drawn "
-                             "after the landlord is known (RULES.md 7)")
         if room is not None and not isinstance(room, Room):
             raise ValueError(f"room must be a Room, not {room!r}")
         if beans is not None:
@@ -459,11 +517,29 @@ class Game:
                 raise ValueError(f"beans must be three ints >= 0, not {beans!r}")
         self._rules = rules
         self._flags = rules.flags
+        self._prules = rules  # the rules moves are generated under (laizi: with the wild rank once known)
+        self._laizi = rules.laizi or rules.wild is not None
+        self._draw = rules.laizi and rules.wild is None  # the wild rank is drawn per deal
         self._room = room
         self._beans = None if beans is None else tuple(beans)
 
+    def _parse_wilds(self, wild: Any, deal: Any) -> list[Optional[int]]:
+        """Given wild ranks (rank indices), one per given deal at most."""
+        if wild is None:
+            return []
+        if not self._draw:
+            raise ValueError("wild= gives the drawn wild rank of a laizi room (Rules(laizi=True)); "
+                             "to fix the wild rank for analysis use Rules(wild=...)")
+        if deal is None:
+            raise ValueError("wild is the wild rank of a given deal: give deal= too")
+        out: list[Optional[int]] = []
+        for w in (list(wild) if isinstance(wild, (list, tuple)) else [wild]):
+            out.append(None if w is None else int(Rank.parse(Rules(wild=w).wild)))  # type: ignore[arg-type]
+        return out
+
     @staticmethod
-    def _parse_deals(deal: Any, first: Any) -> list[tuple[Optional[int], tuple[tuple[int, ...], ...]]]:
+    def _parse_deals(deal: Any, first: Any, wilds: Sequence[Optional[int]] = ()
+                     ) -> list[tuple[Optional[int], tuple[tuple[int, ...], ...], Optional[int]]]:
         if deal is None:
             if first is not None:
                 raise ValueError("first is the first caller of a given deal: give deal= too")
@@ -474,15 +550,18 @@ class Game:
         if len(firsts) > len(deals):
             raise ValueError(f"{len(firsts)} first callers for {len(deals)} deals")
         firsts += [None] * (len(deals) - len(firsts))
+        if len(wilds) > len(deals):
+            raise ValueError(f"{len(wilds)} wild ranks for {len(deals)} deals")
+        wilds = list(wilds) + [None] * (len(deals) - len(wilds))
         out = []
-        for d, f in zip(deals, firsts):
+        for d, f, w in zip(deals, firsts, wilds):
             if not isinstance(d, (list, tuple)) or len(d) != 4:
                 raise InvalidDealError(f"a deal is (hand 0, hand 1, hand 2, bottom), not {d!r}")
             parts = _resolve_cards(d, "the deal")
             sizes = [len(p) for p in parts]
             if sizes != [17, 17, 17, 3]:
                 raise InvalidDealError(f"a deal is 17, 17, 17 cards and 3 bottom cards, not {sizes}")
-            out.append((None if f is None else _seat(f), tuple(parts)))
+            out.append((None if f is None else _seat(f), tuple(parts), w))
         return out
 
     @classmethod
@@ -499,12 +578,18 @@ class Game:
         ``last_player``: the move to beat and who played it (default: the
         player to move leads).  The position counts as mid-game: no spring or
         anti-spring is scored.  Bidding is over (base ``base``, no robs).
+        Laizi (RULES.md 7): give the wild rank in the rules
+        (``Rules(wild="7")``, or ``Rules.preset("laizi", wild="7")``); the
+        game is then scored as a laizi room.
 
-        Raises ``InvalidDealError`` for overlapping or impossible hands and
-        ``IllegalActionError`` for a bad seat or move to beat.
+        Raises ``InvalidDealError`` for overlapping or impossible hands,
+        ``IllegalActionError`` for a bad seat or move to beat, and
+        ``ValueError`` for a laizi room without a fixed wild rank.
         """
         g = cls.__new__(cls)
         g._setup(rules, room, beans)
+        if g._draw:
+            raise ValueError("a laizi end game needs its wild rank: Rules(laizi=True, wild=...) (RULES.md 7)")
         g._rng = np.random.default_rng(0)
         g._fork = False
         if len(hands) != 3:
@@ -518,6 +603,7 @@ class Game:
         if not isinstance(base, int) or isinstance(base, bool) or base < 1:
             raise ValueError(f"base must be an int >= 1, not {base!r}")
         g._deals = [(landlord, (parts[0], parts[1], parts[2], ()))]
+        g._wilds = [None]
         g._round = 0
         g._start_round()
         g._landlord = landlord
@@ -558,15 +644,19 @@ class Game:
             if self._fork:
                 self._rng = _clone(self._rng)
                 self._fork = False
+            wild: Optional[int] = None
             if k < len(self._given):
-                given_first, dealt = self._given[k]
+                given_first, dealt, wild = self._given[k]
                 first = int(self._rng.random() * 3) if given_first is None else given_first
             else:
                 rng = self._rng
                 perm = rng.permutation(54).tolist()  # each hand in the order its cards are dealt
                 dealt = (tuple(perm[0:17]), tuple(perm[17:34]), tuple(perm[34:51]), tuple(perm[51:54]))
                 first = int(rng.random() * 3)
+            if self._draw and wild is None:
+                wild = int(self._rng.random() * 13)  # RULES.md 7: uniform over 3..2, hidden until the landlord
             self._deals.append((first, dealt))
+            self._wilds.append(wild)
         self._first = first
         self._dealt = dealt
         u = _UNIT.__getitem__
@@ -587,6 +677,11 @@ class Game:
         self._bombs = self._lplays = self._fplays = 0
         self._winner = None
         self._escaped = None
+        self._soft = 0
+        rules = self._rules
+        self._wild = None if rules.wild is None else RANK_CHARS.index(rules.wild)
+        self._prules = rules
+        self._flags = rules.flags
         self._round_start = len(self._hist)
         self._enter_show(_SHOW_START)
 
@@ -632,6 +727,11 @@ class Game:
         self._landlord = seat
         self._base = base
         self._hands[seat] = _hand(self._hands[seat]._word + self._bottom)
+        if self._draw:  # RULES.md 7: the wild rank is announced once the landlord is decided
+            w = self._wilds[self._round]
+            self._wild = w
+            self._prules = _with_wild(self._rules, w)
+            self._flags = self._prules.flags
         if self._rules.show_bottom and not self._shows[seat]:
             self._ph, self._queue, self._cur = _SHOW_BOTTOM, [seat], seat
         else:
@@ -704,11 +804,11 @@ class Game:
         if self._ph == _PLAY:
             p = self._cur
             if p == self._lastp:
-                return legal_moves(self._hands[p], None, self._rules)
+                return legal_moves(self._hands[p], None, self._prules)
             last = self._last
             if last._info & 31 == _ROCKET:  # RULES.md 3: after the rocket everyone passes
                 return _PASS_ONLY
-            return legal_moves(self._hands[p], last, self._rules)
+            return legal_moves(self._hands[p], last, self._prules)
         return self._flow_legal()
 
     def _flow_legal(self) -> list:
@@ -762,6 +862,8 @@ class Game:
             self._lastp = p
             if i & 31 >= _BOMB:
                 self._bombs += 1
+                if i & 31 == _SOFT:
+                    self._soft += 1
             if p == self._landlord:
                 self._lplays += 1
             else:
@@ -860,7 +962,7 @@ class Game:
             return f"seat {p} leads and cannot pass (RULES.md 3)"
         if not move.cards <= hand:
             return f"{move} is not in seat {p}'s hand {hand}"
-        if move not in classify(move.cards, self._rules):
+        if move not in classify(move.cards, self._prules):
             return f"{move} is not a valid combination under these rules"
         if p == self._lastp:
             return f"{move} is not a legal lead"
@@ -895,6 +997,8 @@ class Game:
             self._hands[p] = _hand(self._hands[p]._word + move._cards)
             if i & 31 >= _BOMB:
                 self._bombs -= 1
+                if i & 31 == _SOFT:
+                    self._soft -= 1
             if p == self._landlord:
                 self._lplays -= 1
             else:
@@ -911,13 +1015,14 @@ class Game:
         deals what the original would have dealt, and neither disturbs the
         other (nor, from then on, a ``Generator`` passed as ``seed``)."""
         g = Game.__new__(Game)
-        for n in ("_rules", "_flags", "_room", "_beans", "_given", "_endgame") + _STATE:
+        for n in ("_rules", "_room", "_beans", "_given", "_endgame", "_laizi", "_draw") + _STATE:
             setattr(g, n, getattr(self, n))
         g._queue = list(self._queue)
         g._hands = list(self._hands)
         g._shows = list(self._shows)
         g._doubles = list(self._doubles)
         g._deals = list(self._deals)
+        g._wilds = list(self._wilds)
         g._hist = list(self._hist)
         g._rng = self._rng
         g._fork = self._fork = True
@@ -930,6 +1035,9 @@ class Game:
 
     # -- dense action ids (OpenSpiel style) ----------------------------------------------
     def _space(self) -> ActionSpace:
+        if self._laizi:
+            raise IllegalActionError("dense move ids are not defined for laizi games (RULES.md 7): the move set "
+                                     "depends on the wild rank; use the Move objects")
         defaults = Rules()
         return action_space(self._rules.replace(**{f: getattr(defaults, f) for f in _FLOW_FIELDS}))
 
@@ -937,7 +1045,8 @@ class Game:
         """The dense integer id of an action: an ``Action``'s value (0-11), or
         ``MOVE_ID_BASE`` + the move's index in ``action_space(rules)``.  The
         same for every game under the same move rules.  Raises
-        ``IllegalActionError`` for a move outside the action space."""
+        ``IllegalActionError`` for a move outside the action space, and for
+        any move in a laizi game (flow actions keep their ids)."""
         if isinstance(action, Move):
             return MOVE_ID_BASE + self._space().index(action)
         return int(Action.parse(action))
@@ -1010,8 +1119,33 @@ class Game:
 
     @property
     def bombs_played(self) -> int:
-        """Bombs and rockets played so far."""
+        """Bombs and rockets played so far (laizi: of every kind)."""
         return self._bombs
+
+    @property
+    def is_laizi(self) -> bool:
+        """Whether this is a laizi game (``Rules.laizi`` or a fixed ``Rules.wild``; RULES.md 7)."""
+        return self._laizi
+
+    @property
+    def wild(self) -> Optional[Rank]:
+        """The wild rank (癞子) once announced (RULES.md 7): ``None`` before
+        the landlord is decided in a laizi room, and in other games."""
+        return None if self._wild is None else Rank(self._wild)
+
+    @property
+    def drawn_wild(self) -> Optional[Rank]:
+        """Laizi rooms that draw the wild rank: the rank drawn with this deal,
+        announced or not yet (a god's-eye view, like ``bottom``; records
+        keep it); ``None`` in other games."""
+        w = self._wilds[self._round] if self._draw else None
+        return None if w is None else Rank(w)
+
+    @property
+    def play_rules(self) -> Rules:
+        """The rules moves are generated under: ``rules``, with the wild rank
+        once it is known (``rules.replace(wild=...)``, RULES.md 7)."""
+        return self._prules
 
     def hand(self, player: int) -> Hand:
         """Seat ``player``'s current cards (ranks), the bottom included once taken."""
@@ -1072,29 +1206,50 @@ class Game:
 
     def multiplier(self) -> Multiplier:
         """The multiplier breakdown so far (RULES.md 6); spring and
-        anti-spring are known once the game is over."""
+        anti-spring are known once the game is over.  Laizi games with the
+        laizi table (RULES.md 7): soft bombs are ``bombs`` (x2 each); hard
+        bombs, pure wild bombs and rockets are ``big_bombs`` (x4 each)."""
         room = self._room
         over = self._winner is not None
         lw = over and self._winner == self._landlord
+        bombs, big = self._bombs, 0
+        if self._laizi and self._rules.laizi_bombs == "tiered":
+            bombs, big = self._soft, self._bombs - self._soft
         return Multiplier(
             initial=room.initial_multiplier if room else 1,
             robs=self._robs,
-            bombs=self._bombs,
+            bombs=bombs,
             show=combine_shows(self._shows, self._rules.show_combine),
             spring=lw and self._fplays == 0,
             anti_spring=over and not lw and self._lplays == 1,
+            big_bombs=big,
         )
 
     def escape_multiplier(self) -> int:
         """M of the escape formula now (RULES.md 6): robs × show cards × 2
         per bomb, counting bombs played and every bomb and rocket the hands
-        could still form (the bottom with the landlord once taken)."""
+        could still form (the bottom with the landlord once taken).
+
+        Laizi games (RULES.md 7): x2 per bomb of every kind (soft, hard,
+        pure wild, rocket), counting for each player the most disjoint
+        bombs the cards it held when play began (the landlord's with the
+        bottom) could form with its wild cards: played as bombs, played as
+        something else, or still in hand."""
+        show = combine_shows(self._shows, self._rules.show_combine)
+        if self._laizi:
+            w, ll = self._wild, self._landlord
+            bombs = sum(_laizi_bombs_in(_cards_word(self._dealt[s]) + (self._bottom if s == ll else 0), w)
+                        for s in range(3))
+            return escape_multiplier(self._robs, show, bombs)
         bombs = self._bombs + sum(_bombs_in(h._word) for h in self._hands)
-        return escape_multiplier(self._robs, combine_shows(self._shows, self._rules.show_combine), bombs)
+        return escape_multiplier(self._robs, show, bombs)
 
     def settlement(self) -> Settlement:
         """The ``Settlement`` of the finished game (RULES.md 6): points,
-        multiplier breakdown, stakes, bean transfers, rake and net.  Raises
+        multiplier breakdown, stakes, bean transfers, rake and net.  Laizi
+        games (RULES.md 7): the laizi table, X x 0.25 capped at 10000
+        points per farmer (points are floats), transfers rounded down to
+        whole beans, and the laizi escape formula.  Raises
         ``IllegalActionError`` while the game is not over."""
         if self._ph != _END:
             raise IllegalActionError("the game is not over: no settlement yet")
@@ -1105,14 +1260,15 @@ class Game:
             else:
                 m = self.escape_multiplier()
             return settle_escape(self._escaped, self._landlord, self._base, m, self.multiplier(),
-                                 self._doubles, room, self._beans)
+                                 self._doubles, room, self._beans, laizi=self._laizi)
         if self._landlord is None:
             return settle_no_landlord(self.multiplier())
         return settle_game(self._landlord, self._winner == self._landlord, self._base, self.multiplier(),
-                           self._doubles, room, self._beans)
+                           self._doubles, room, self._beans, laizi=self._laizi)
 
-    def returns(self) -> list[int]:
-        """Points per seat (zero-sum; all 0 before the end).  See ``settlement`` for beans."""
+    def returns(self) -> "list[int] | list[float]":
+        """Points per seat (zero-sum; all 0 before the end; floats in laizi
+        games, RULES.md 7).  See ``settlement`` for beans."""
         if self._ph != _END:
             return [0, 0, 0]
         return list(self.settlement().points)
@@ -1139,9 +1295,10 @@ class Game:
         return self._hands[s]._word
 
     def observation(self, player: int) -> Observation:
-        """What seat ``player`` may see now (RULES.md 4-5): its own cards
+        """What seat ``player`` may see now (RULES.md 4-5, 7): its own cards
         (dealt so far), the hands shown by others, the bottom once taken,
-        card counts and the public history of this deal.  Two states that
+        card counts, the public history of this deal and, in laizi games,
+        the wild rank once announced.  Two states that
         differ only in hidden cards give equal observations.  Raises
         ``IllegalActionError`` for a bad seat."""
         s = _seat(player)
@@ -1164,7 +1321,7 @@ class Game:
             shown=shown, bottom=bottom, card_counts=tuple(counts),  # type: ignore[arg-type]
             history=tuple((e[0], e[1]) for e in self._hist[self._round_start:]), base=self._base,
             multiplier=self.multiplier(), shows=self.shows, doubles=self.doubles, last_move=lm,
-            last_player=None if lm is None else self._lastp, legal_actions=legal,
+            last_player=None if lm is None else self._lastp, legal_actions=legal, wild=self.wild,
         )
 
     # -- text ----------------------------------------------------------------------------
@@ -1193,7 +1350,7 @@ class Game:
             if low in ("pass", "p", "不出", "-", "no"):
                 return PASS
             if "|" in t:
-                return Move.parse(t, self._rules)
+                return Move.parse(t, self._prules)
             try:
                 cards = Hand(t)
             except InvalidCardsError as e:
@@ -1204,7 +1361,7 @@ class Game:
             if len(legal) > 1:
                 listed = ", ".join(str(m) for m in legal)
                 raise AmbiguousMoveError(f"{t!r} can be played {len(legal)} ways; give one of: {listed}", legal)
-            if not classify(cards, self._rules):
+            if not classify(cards, self._prules):
                 raise InvalidMoveError(f"{t!r} is not a valid combination (RULES.md 2)")
             if not cards <= self._hands[self._cur]:
                 raise IllegalActionError(f"{t!r} is not in your hand {self._hands[self._cur]}")
@@ -1235,8 +1392,11 @@ class Game:
             lines.append(f"  seat {s} {role}{show}{dbl}: {cards}")
         bottom = " ".join(str(int.__new__(Card, c)) for c in self._dealt[3])
         lines.append(f"  bottom: {bottom}{'' if self._landlord is not None else ' (hidden)'}")
+        if self._laizi:
+            lines.append(f"  laizi, wild rank: {'(not drawn yet)' if self._wild is None else RANK_CHARS[self._wild]}")
         m = self.multiplier()
-        lines.append(f"  base {self._base}, multiplier {m.total} (robs {m.robs}, bombs {m.bombs}, show x{m.show})")
+        big = f", x4 bombs {m.big_bombs}" if m.big_bombs else ""
+        lines.append(f"  base {self._base}, multiplier {m.total} (robs {m.robs}, bombs {m.bombs}{big}, show x{m.show})")
         if self._ph == _PLAY and self.last_move is not None:
             lines.append(f"  to beat: {self.last_move} by seat {self._lastp}")
         if self._ph == _END:

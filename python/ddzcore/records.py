@@ -10,7 +10,8 @@ A record (``to_record(game)``; ``dumps``/``loads`` for text,
       "room":   Room fields or null,  "beans": [b0, b1, b2] or null,
       "deals":  [{"first": seat, "cards": ["S3 H3 ...", "...", "...", "D2 B R"]}, ...]
                 (hand 0, hand 1, hand 2, bottom, in dealing order; one entry per
-                deal, redeals included)  -- or --
+                deal, redeals included; in a laizi room the current deal
+                also has its wild rank, "wild": "7", RULES.md 7)  -- or --
       "endgame": {"hands": [...], "landlord": 0, "to_move": 0, "last": null, ...},
       "actions": ["0 no_show", "1 call", ..., "0 33|pair|3|1", "1 pass", "2 escape"],
       "result":  {"over": true, "landlord": 0, "winner": 0, "escaped": null, "redeals": 0,
@@ -19,8 +20,9 @@ A record (``to_record(game)``; ``dumps``/``loads`` for text,
     }
 
 An action is ``"SEAT TEXT"``: the ``Action`` name, ``pass``, or the move's
-full ``CARDS|COMBO|MAIN|LENGTH`` text.  ``replay`` checks the recorded result
-and settlement against the replayed game.
+full ``CARDS|COMBO|MAIN|LENGTH`` text (laizi moves are read under the wild
+rank, which fixes what each wild card stood for).  ``replay`` checks the
+recorded result and settlement against the replayed game.
 """
 
 from __future__ import annotations
@@ -69,7 +71,12 @@ def _rules_dict(rules: Rules) -> dict[str, Any]:
 
 
 def to_record(game: Game) -> dict[str, Any]:
-    """The JSON-ready record of ``game`` (finished or not)."""
+    """The JSON-ready record of ``game`` (finished or not; a five-player
+    ``FiveGame`` gives its own ``ddzcore-five`` record, RULES.md 8)."""
+    from .five import FiveGame
+
+    if isinstance(game, FiveGame):
+        return game.to_record()
     rec: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
@@ -82,6 +89,9 @@ def to_record(game: Game) -> dict[str, Any]:
     else:
         rec["deals"] = [{"first": first, "cards": [" ".join(str(c) for c in part) for part in deal]}
                         for first, deal in game.deals]
+        drawn = game.drawn_wild  # a laizi room's wild rank of this deal (RULES.md 7), announced or not yet
+        if drawn is not None:
+            rec["deals"][game.redeals]["wild"] = drawn.char
     rec["actions"] = [action_text(p, a) for p, a in game.history]
     over = game.is_terminal()
     rec["result"] = {"over": over, "phase": str(game.phase), "landlord": game.landlord, "winner": game.winner,
@@ -104,8 +114,13 @@ def replay(record: dict[str, Any], check: bool = True) -> Game:
 
     With ``check`` the replayed result and settlement must equal the
     recorded ones.  Raises ``RecordError`` for a malformed record, an action
-    the replay rejects, or a result that differs.
+    the replay rejects, or a result that differs.  A ``ddzcore-five``
+    record gives a ``FiveGame`` (``FiveGame.from_record``, RULES.md 8).
     """
+    if isinstance(record, dict) and record.get("format") == "ddzcore-five":
+        from .five import FiveGame
+
+        return FiveGame.from_record(record, check)  # type: ignore[return-value]
     if not isinstance(record, dict) or record.get("format") != FORMAT:
         raise RecordError(f"not a {FORMAT} record")
     if record.get("version") != VERSION:
@@ -123,14 +138,15 @@ def replay(record: dict[str, Any], check: bool = True) -> Game:
             deals = _field(record, "deals", list)
             if not deals:
                 raise RecordError("the record has no deal")
+            wilds = [d.get("wild") for d in deals]
             game = Game(rules, deal=[tuple(d["cards"]) for d in deals], first=[d["first"] for d in deals],
-                        room=room, beans=beans, seed=0)
+                        room=room, beans=beans, seed=0, wild=wilds if any(w is not None for w in wilds) else None)
     except (TypeError, KeyError, ValueError) as e:
         if isinstance(e, RecordError):
             raise
         raise RecordError(f"bad record set-up: {e}") from None
     for k, text in enumerate(_field(record, "actions", list)):
-        seat, action = parse_action_text(text, rules)
+        seat, action = parse_action_text(text, game.play_rules)
         try:
             if action == Action.ESCAPE and not isinstance(action, Move):
                 game.escape(seat)
@@ -195,6 +211,8 @@ def transcript(game: Game) -> str:
     rec = to_record(game)
     changed = ", ".join(f"{k}={v!r}" for k, v in _rules_dict(game.rules).items())
     out = [f"rules: {changed or 'RULES.md defaults'}", f"room: {game.room}", f"beans: {game.beans}"]
+    if game.rules.wild is not None:
+        out.append(f"wild rank (癞子), fixed: {game.rules.wild}")
     if "endgame" in rec:
         e = rec["endgame"]
         out.append(f"end game: landlord {e['landlord']}, to move {e['to_move']}, last {e['last']} "
@@ -219,6 +237,8 @@ def transcript(game: Game) -> str:
         else:
             replayed.apply(a)
         text = "pass" if isinstance(a, Move) and a.is_pass else str(a)
+        if isinstance(a, Move) and a.wild is not None:  # laizi: what the wild cards stood for (RULES.md 7)
+            text += f"  (wild {a.wild} as {''.join(str(r) for r in a.stand_ins)})"
         out.append(f"{before!s:>11} seat {p}{role}: {text}")
         if replayed.redeals > k:
             k = replayed.redeals
@@ -227,12 +247,18 @@ def transcript(game: Game) -> str:
                                                                   deals[k]["cards"])]
         if had is None and replayed.landlord is not None:
             out.append(f"  landlord {replayed.landlord} takes the bottom: {replayed.bottom}")
+            if replayed.is_laizi and game.rules.wild is None:
+                out.append(f"  wild rank (癞子) drawn: {replayed.wild}")
     if game.is_terminal():
         s = game.settlement()
         m = s.multiplier
         out.append(f"result: landlord {s.landlord}, winners {list(s.winners)}, escaped {s.escaped}")
         out.append(f"  base {s.base}, multiplier {m.total} (initial {m.initial}, robs {m.robs}, bombs {m.bombs}, "
                    f"show x{m.show}, spring {m.spring}, anti-spring {m.anti_spring}), doubles {list(s.doubles)}")
+        if s.laizi:
+            out.append(f"  laizi ({game.rules.laizi_bombs} bombs): x4 bombs {m.big_bombs}; "
+                       + ("escape penalty not scaled" if s.escaped is not None else
+                          f"X x 0.25, at most 10000 per farmer: stakes {list(s.stakes)}"))
         if s.escape_multiplier is not None:
             out.append(f"  escape multiplier M = {s.escape_multiplier}")
         out.append(f"  points {list(s.points)}, transfers {list(s.transfers)}, rake {list(s.rake)}, "

@@ -62,6 +62,17 @@ class Rules:
     - ``max_redeals``: redeals allowed after everybody passes the call
       (``None`` = no cap); past it the game ends with no landlord and a zero
       settlement (OpenSpiel's behaviour is ``max_redeals=0``).
+    - ``laizi``: a laizi room (癞子场, RULES.md 7): once the landlord is
+      decided a wild rank 3..2 is drawn at random and announced (unless
+      ``wild`` fixes it, for analysis), and the game is scored by the laizi
+      table with its 0.25 coefficient and 10000-point cap, and escapes by
+      the laizi formula (RULES.md 6-7).  ``Rules.preset("laizi")`` adds
+      seed 002's game flow: show cards x4 before the deal, x2 after the
+      bottom, none during the deal, several shows multiplied.  A ``Game``
+      with ``wild`` set is a laizi game whether or not ``laizi`` is.
+    - ``laizi_bombs``: laizi bomb scoring: ``"tiered"`` (seed 000's laizi
+      table: soft bomb x2; hard bomb, pure wild bomb and rocket x4 each) or
+      ``"plain"`` (seed 002: every bomb and the rocket x2).
 
     Raises ``ValueError`` for an unknown preset or a bad field value.
     """
@@ -85,6 +96,8 @@ class Rules:
     show_combine: str = "max"
     doubling: bool = True
     max_redeals: "int | None" = None
+    laizi: bool = False
+    laizi_bombs: str = "tiered"
 
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
         "standard": {},
@@ -92,6 +105,9 @@ class Rules:
         "rlcard": {"jokers_both_kickers": False, "wing_trio_adjacent": False},
         # OpenSpiel: 25,661 card sets as 26,053 readings.
         "openspiel": {"four_two": False, "jokers_both_kickers": False},
+        # Laizi rooms (RULES.md 7): seed 002's game flow; move generation as standard.
+        "laizi": {"laizi": True, "show_start": 4, "show_deal_early": 0, "show_deal_late": 0, "show_bottom": 2,
+                  "show_combine": "product"},
     }
 
     def __post_init__(self) -> None:
@@ -131,10 +147,15 @@ class Rules:
         m = self.max_redeals
         if m is not None and (not isinstance(m, int) or isinstance(m, bool) or m < 0):
             raise ValueError(f"Rules.max_redeals must be None or an int >= 0, not {m!r}")
+        if self.laizi_bombs not in ("tiered", "plain"):
+            raise ValueError(f"Rules.laizi_bombs must be 'tiered' or 'plain', not {self.laizi_bombs!r}")
+        if self.laizi and self.decks != 1:
+            raise ValueError("Rules.laizi (a laizi room) needs decks=1")
 
     @classmethod
     def preset(cls, name: str, **overrides: Any) -> "Rules":
-        """A named rule set ("standard", "rlcard", "openspiel"), optionally adjusted."""
+        """A named rule set ("standard", "rlcard", "openspiel", or "laizi": a
+        laizi room with seed 002's game flow), optionally adjusted."""
         try:
             base = cls.PRESETS[name]
         except KeyError:

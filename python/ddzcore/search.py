@@ -157,9 +157,9 @@ def simulate(n_games: int, seed: int, policy: str = "random", rules: Optional[Ru
         raise ValueError(f"rules must be a Rules, not {rules!r}")
     if rules.decks != 1:
         raise ValueError("simulate plays the three-player one-deck game (Rules.decks == 1)")
-    if rules.wild is not None:
-        raise ValueError("simulate does not play laizi (Rules.wild): drive a PlayState with "
-                         "Rules(wild=...) instead")
+    if rules.wild is not None or rules.laizi:
+        raise ValueError("simulate does not play laizi (Rules.wild / Rules.laizi): drive a PlayState "
+                         "with Rules(wild=...) or play laizi rooms with Game")
     if policy != "random":
         raise ValueError(f"unknown policy {policy!r}; the kernel plays 'random' only "
                          "(drive a PlayState from Python or Cython for other policies)")

@@ -8,6 +8,11 @@ Units used throughout:
 - *beans* (欢乐豆) are points × the room coefficient N, moved between the
   players, minus the room's rake A.
 
+Laizi rooms (RULES.md 7, ``laizi=True`` below): the per-farmer points X are
+multiplied by ``LAIZI_COEFFICIENT`` (0.25) and capped at ``LAIZI_POINT_CAP``
+(10000), so points are floats (exact multiples of 0.25); beans stay whole
+numbers, each transfer X × N rounded down.
+
 Everything here is pure: ``Game.settlement()`` gathers the facts of a game
 and calls ``settle_game`` / ``settle_escape`` / ``settle_no_landlord``; the
 functions can also be called directly (the tests do).
@@ -25,6 +30,8 @@ __all__ = [
     "combine_shows",
     "escape_multiplier",
     "escape_penalty",
+    "LAIZI_COEFFICIENT",
+    "LAIZI_POINT_CAP",
     "settle_game",
     "settle_escape",
     "settle_no_landlord",
@@ -33,6 +40,11 @@ __all__ = [
 ]
 
 Beans = Optional[Sequence[int]]
+
+#: The laizi coefficient (癞子系数, seed 000): laizi points are X × 0.25.
+LAIZI_COEFFICIENT = 0.25
+#: The laizi cap on one farmer's points X per game (seed 000: 上限为10000分).
+LAIZI_POINT_CAP = 10000
 
 
 def _check_int(name: str, v: object, low: int) -> None:
@@ -85,12 +97,16 @@ class Room:
 
 @dataclass(frozen=True)
 class Multiplier:
-    """The game multiplier's breakdown (RULES.md 6):
-    ``initial × 2^robs × 2^bombs × show × (2 if spring or anti-spring)``.
+    """The game multiplier's breakdown (RULES.md 6-7):
+    ``initial × 2^robs × 2^bombs × 4^big_bombs × show × (2 if spring or anti-spring)``.
 
     ``robs`` counts 抢地主 (including a rob back), ``bombs`` the bombs and
-    rockets played, ``show`` is the combined show-cards multiplier (1 when
-    nobody showed).  ``int(m)`` and ``m.total`` give the product.
+    rockets played that double the multiplier (all of them in happy rules
+    and under the ``"plain"`` laizi scoring; the soft bombs under the laizi
+    table), ``big_bombs`` those that multiply it by 4 (laizi table, RULES.md
+    7: hard bombs, pure wild bombs and rockets; otherwise 0), ``show`` is
+    the combined show-cards multiplier (1 when nobody showed).  ``int(m)``
+    and ``m.total`` give the product.
     """
 
     initial: int = 1
@@ -99,11 +115,13 @@ class Multiplier:
     show: int = 1
     spring: bool = False
     anti_spring: bool = False
+    big_bombs: int = 0
 
     @property
     def total(self) -> int:
         """The whole multiplier (an integer factor)."""
-        return (self.initial << (self.robs + self.bombs + (self.spring or self.anti_spring))) * self.show
+        shift = self.robs + self.bombs + 2 * self.big_bombs + (self.spring or self.anti_spring)
+        return (self.initial << shift) * self.show
 
     def __int__(self) -> int:
         return self.total
@@ -136,10 +154,14 @@ def escape_multiplier(robs: int, show: int, bombs: int) -> int:
     return (show << robs) << bombs
 
 
-def escape_penalty(landlord: bool, base: int, m: int) -> int:
-    """Points an escaper pays (RULES.md 6, happy rules): a landlord
+def escape_penalty(landlord: bool, base: int, m: int, laizi: bool = False) -> int:
+    """Points an escaper pays (RULES.md 6).  Happy rules: a landlord
     ``base × 2 × (20 if M < 10 else 4M)``, a farmer
-    ``base × (10 if M < 10 else 2M)`` (exactly 10 takes the second branch)."""
+    ``base × (10 if M < 10 else 2M)`` (exactly 10 takes the second branch).
+    Laizi rooms (``laizi=True``): a landlord ``base × 2 × 4M``, a farmer
+    ``base × 2M``, for every M (no coefficient, no cap)."""
+    if laizi:
+        return base * 2 * 4 * m if landlord else base * 2 * m
     if landlord:
         return base * 2 * (20 if m < 10 else 4 * m)
     return base * (10 if m < 10 else 2 * m)
@@ -161,6 +183,9 @@ class Settlement:
       the landlord; for an escape, what each seat pays or receives.
     - ``points``: signed points per seat, summing to zero.
     - ``escape_multiplier``: M of the escape formula (escapes only).
+    - ``laizi``: settled as a laizi room (RULES.md 7): ``stakes`` and
+      ``points`` are floats, X already multiplied by ``LAIZI_COEFFICIENT``
+      and capped at ``LAIZI_POINT_CAP`` (escape penalties are not scaled).
     - ``transfers``: signed beans moved between players (sum zero), after
       floors at zero and the winners' cap.
     - ``rake``: beans the room took from each player (each ``>= 0``).
@@ -179,6 +204,7 @@ class Settlement:
     rake: tuple[int, int, int]
     net: tuple[int, int, int]
     escape_multiplier: Optional[int] = None
+    laizi: bool = False
     spring: bool = field(init=False, default=False)
 
     def __post_init__(self) -> None:
@@ -192,11 +218,15 @@ class Settlement:
         return self.landlord in self.winners
 
     def to_dict(self) -> dict:
-        """A JSON-ready dict (lists for tuples)."""
+        """A JSON-ready dict (lists for tuples; the laizi fields only when set)."""
         d = asdict(self)
         for k, v in d.items():
             if isinstance(v, tuple):
                 d[k] = list(v)
+        if not d["laizi"]:
+            del d["laizi"]
+        if not d["multiplier"]["big_bombs"]:
+            del d["multiplier"]["big_bombs"]
         return d
 
     @classmethod
@@ -302,7 +332,7 @@ def _check_beans(beans: Beans) -> Beans:
 
 def settle_game(landlord: int, landlord_won: bool, base: int, multiplier: Multiplier,
                 doubles: Sequence[int] = (1, 1, 1), room: Optional[Room] = None,
-                beans: Beans = None) -> Settlement:
+                beans: Beans = None, laizi: bool = False) -> Settlement:
     """Settle a finished game (RULES.md 5-6).
 
     ``landlord``: seat 0-2; ``landlord_won``: which side went out first;
@@ -316,10 +346,17 @@ def settle_game(landlord: int, landlord_won: bool, base: int, multiplier: Multip
     ``X × N`` (floored at what it has), a winner receives what is paid
     (capped by what it carried), then every player pays the rake A.
 
+    ``laizi`` (RULES.md 7): X is then multiplied by ``LAIZI_COEFFICIENT``
+    (0.25) and capped at ``LAIZI_POINT_CAP`` (10000) points per farmer, so
+    stakes and points are floats (multiples of 0.25); each transfer X × N
+    is rounded down to whole beans (the landlord's is the sum of the two).
+
     Raises ``ValueError`` for a bad seat, doubling factor or beans list.
     """
     room = room or Room()
     beans = _check_beans(beans)
+    if laizi:
+        return _settle_laizi_game(landlord, landlord_won, base, multiplier, doubles, room, beans)
     if landlord not in (0, 1, 2):
         raise ValueError(f"landlord must be a seat 0-2, not {landlord!r}")
     dbl = tuple(doubles)
@@ -350,10 +387,39 @@ def settle_game(landlord: int, landlord_won: bool, base: int, multiplier: Multip
                       tuple(points), transfers, rake, net)  # type: ignore[arg-type]
 
 
+def _settle_laizi_game(landlord: int, landlord_won: bool, base: int, multiplier: Multiplier,
+                       doubles: Sequence[int], room: Room, beans: Beans) -> Settlement:
+    """``settle_game`` for a laizi room (RULES.md 7): points in exact
+    quarters, X capped per farmer, bean transfers rounded down."""
+    s = settle_game(landlord, landlord_won, base, multiplier, doubles, None, None)
+    farmers = [(landlord + 1) % 3, (landlord + 2) % 3]
+    # In quarter points: X × 0.25 = raw / 4, capped at 10000 points.
+    quarters = {f: min(s.stakes[f], 4 * LAIZI_POINT_CAP) for f in farmers}
+    stakes = [0.0, 0.0, 0.0]
+    points = [0.0, 0.0, 0.0]
+    sign = 1 if landlord_won else -1
+    for f in farmers:
+        x = quarters[f] / 4
+        stakes[f] = x
+        stakes[landlord] += x
+        points[landlord] += sign * x
+        points[f] -= sign * x
+    n = room.coefficient
+    if landlord_won:
+        owed = {(f, landlord): quarters[f] * n // 4 for f in farmers}
+        t = _transfers(farmers, [landlord], owed, beans, room.winner_cap)
+    else:
+        owed = {(landlord, f): quarters[f] * n // 4 for f in farmers}
+        t = _transfers([landlord], farmers, owed, beans, room.winner_cap)
+    transfers, rake, net = _finish(t, room, beans)
+    return Settlement(landlord, s.winners, None, base, multiplier, s.doubles, tuple(stakes),  # type: ignore[arg-type]
+                      tuple(points), transfers, rake, net, laizi=True)  # type: ignore[arg-type]
+
+
 def settle_escape(escaper: int, landlord: Optional[int], base: int, m: int,
                   multiplier: Optional[Multiplier] = None, doubles: Sequence[int] = (1, 1, 1),
-                  room: Optional[Room] = None, beans: Beans = None) -> Settlement:
-    """Settle an escape (逃跑, RULES.md 6, happy rules).
+                  room: Optional[Room] = None, beans: Beans = None, laizi: bool = False) -> Settlement:
+    """Settle an escape (逃跑, RULES.md 6; ``laizi``: the laizi formula).
 
     ``escaper``: the seat that left; ``landlord``: the landlord's seat, or
     ``None`` before there is one (then the escaper pays as a farmer with
@@ -364,6 +430,12 @@ def settle_escape(escaper: int, landlord: Optional[int], base: int, m: int,
     winners' cap, the equal split of a short payer, then the rake from
     every player.  ``multiplier``/``doubles`` are only reported.
 
+    ``laizi`` (RULES.md 6-7): the penalty is ``escape_penalty(..., laizi=True)``
+    (a landlord base × 2 × 4M, a farmer base × 2M; before there is a
+    landlord, base 1 and M = 1: 2 points shared), neither scaled by the
+    laizi coefficient nor capped; points are reported as floats like every
+    laizi settlement.
+
     Raises ``ValueError`` for a bad seat or beans list.
     """
     room = room or Room()
@@ -372,13 +444,13 @@ def settle_escape(escaper: int, landlord: Optional[int], base: int, m: int,
         raise ValueError(f"bad escaper {escaper!r} or landlord {landlord!r}")
     if landlord is None:
         base, m = 1, 1
-        penalty = escape_penalty(False, base, m)
+        penalty = escape_penalty(False, base, m, laizi)
         receivers = [(escaper + 1) % 3, (escaper + 2) % 3]
     elif escaper == landlord:
-        penalty = escape_penalty(True, base, m)
+        penalty = escape_penalty(True, base, m, laizi)
         receivers = [(escaper + 1) % 3, (escaper + 2) % 3]
     else:
-        penalty = escape_penalty(False, base, m)
+        penalty = escape_penalty(False, base, m, laizi)
         receivers = [landlord]
     share = penalty // len(receivers)  # penalties are even when shared
     points = [0, 0, 0]
@@ -392,9 +464,12 @@ def settle_escape(escaper: int, landlord: Optional[int], base: int, m: int,
     owed = {(escaper, q): share * n for q in receivers}
     t = _transfers([escaper], receivers, owed, beans, room.winner_cap)
     transfers, rake, net = _finish(t, room, beans)
+    if laizi:
+        stakes = [float(v) for v in stakes]  # type: ignore[misc]
+        points = [float(v) for v in points]  # type: ignore[misc]
     return Settlement(landlord, tuple(sorted(receivers)), escaper, base, multiplier or Multiplier(),
                       tuple(doubles), tuple(stakes), tuple(points),  # type: ignore[arg-type]
-                      transfers, rake, net, escape_multiplier=m)
+                      transfers, rake, net, escape_multiplier=m, laizi=laizi)
 
 
 def settle_no_landlord(multiplier: Optional[Multiplier] = None) -> Settlement:
@@ -445,3 +520,197 @@ def title(points: int, english: bool = False) -> str:
         else:
             break
     return name[2] if english else name[1]
+
+
+# -- five players (RULES.md 8) ------------------------------------------------------
+
+@dataclass(frozen=True)
+class FiveMultiplier:
+    """The five-player multiplier's breakdown (RULES.md 8):
+    ``initial × 2^bombs × (2 if a landlord chose to reveal) × (2 if spring)``.
+
+    ``bombs`` counts the doubling bombs played: 5-, 6-, 7- and 8-card bombs,
+    three jokers and four jokers (never 4-card bombs or two jokers);
+    ``reveal`` is a chosen reveal (亮出身份; counted once however many
+    reveal, never for a hidden landlord revealed by playing the twin);
+    ``spring`` means the losing side played no card at all.  ``int(m)`` and
+    ``m.total`` give the product (an integer factor).
+    """
+
+    initial: int = 1
+    bombs: int = 0
+    reveal: bool = False
+    spring: bool = False
+
+    @property
+    def total(self) -> int:
+        """The whole multiplier (an integer factor)."""
+        return self.initial << (self.bombs + self.reveal + self.spring)
+
+    def __int__(self) -> int:
+        return self.total
+
+
+@dataclass(frozen=True)
+class FiveSettlement:
+    """The result of a five-player game in points and beans (RULES.md 8, 6).
+
+    - ``landlords``: the landlords' seats, the open landlord (明地主) first,
+      then the hidden landlord (暗地主) if there is one.
+    - ``winners``: the seats of the side that went out first.
+    - ``base``: the base score (底分, 1).
+    - ``multiplier``: the ``FiveMultiplier`` breakdown.
+    - ``doubles``: each seat's doubling factor (1 or 2).
+    - ``stakes``: points at stake per seat (floats, exact multiples of 0.5):
+      a farmer's is the sum over the landlords l of ``S(f, l)``, a
+      landlord's the sum over the farmers f, where ``S(f, l) = base ×
+      multiplier × dbl(f) × dbl(l)``, halved when there are two landlords.
+    - ``points``: signed points per seat (the stakes, + for the winners),
+      summing to zero.
+    - ``transfers``: signed beans moved between players (sum zero): each
+      ``S(f, l) × N`` rounded down to whole beans, after the floors at zero
+      and the winners' cap (RULES.md 6).
+    - ``rake``: beans the room took from each player (each ``>= 0``).
+    - ``net``: ``transfers - rake`` per seat, in beans.
+    """
+
+    landlords: tuple[int, ...]
+    winners: tuple[int, ...]
+    base: int
+    multiplier: FiveMultiplier
+    doubles: tuple[int, ...]
+    stakes: tuple[float, ...]
+    points: tuple[float, ...]
+    transfers: tuple[int, ...]
+    rake: tuple[int, ...]
+    net: tuple[int, ...]
+
+    @property
+    def landlord_won(self) -> bool:
+        """True if the landlords' side went out first."""
+        return self.landlords[0] in self.winners
+
+    @property
+    def spring(self) -> bool:
+        """The losing side played no card (RULES.md 8)."""
+        return self.multiplier.spring
+
+    def to_dict(self) -> dict:
+        """A JSON-ready dict (lists for tuples)."""
+        d = asdict(self)
+        for k, v in d.items():
+            if isinstance(v, tuple):
+                d[k] = list(v)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "FiveSettlement":
+        """The inverse of ``to_dict``.  Raises ``KeyError``/``TypeError`` for a bad dict."""
+        kw = {k: (tuple(v) if isinstance(v, list) else v) for k, v in d.items()}
+        kw["multiplier"] = FiveMultiplier(**d["multiplier"])
+        return cls(**kw)
+
+
+def _side_transfers(n: int, payers: Sequence[int], payees: Sequence[int], owed: dict[tuple[int, int], int],
+                    beans: Beans, cap: bool) -> list[int]:
+    """Signed bean transfers for debts ``owed[(payer, payee)]`` between two
+    sides of any sizes, over ``n`` seats (RULES.md 6, generalised for
+    RULES.md 8).
+
+    Floors: a payer that cannot pay all it owes pays everything it has,
+    split equally among its creditors (nobody above its claim).  Winners'
+    cap (``cap``): the payments to one payee that exceed its carried beans
+    shrink in proportion.  The larger side is settled first: when it pays,
+    floors come before the cap; when it receives, the cap comes before the
+    floors.  With one player on a side this is exactly the three-player rule
+    (several payers: floors then cap; one payer: capped claims, then its
+    floor).
+    """
+    pay = dict(owed)
+    if beans is not None:
+        def floors() -> None:
+            for p in payers:
+                claims = [pay[(p, q)] for q in payees]
+                if sum(claims) > beans[p]:
+                    for q, g in zip(payees, _split_equally(beans[p], claims)):
+                        pay[(p, q)] = g
+
+        def caps() -> None:
+            if cap:
+                for q in payees:
+                    for p, g in zip(payers, _scale_to(beans[q], [pay[(p, q)] for p in payers])):
+                        pay[(p, q)] = g
+
+        if len(payers) >= len(payees):
+            floors()
+            caps()
+        else:
+            caps()
+            floors()
+    t = [0] * n
+    for (p, q), x in pay.items():
+        t[p] -= x
+        t[q] += x
+    return t
+
+
+def settle_five(landlords: Sequence[int], landlords_won: bool, base: int, multiplier: FiveMultiplier,
+                doubles: Sequence[int] = (1, 1, 1, 1, 1), room: Optional[Room] = None,
+                beans: Beans = None) -> FiveSettlement:
+    """Settle a finished five-player game (RULES.md 8, beans as RULES.md 6).
+
+    ``landlords``: one or two seats 0-4 (the open landlord first);
+    ``landlords_won``: which side went out first; ``base``: base score
+    (points); ``multiplier``: the ``FiveMultiplier``; ``doubles``: five
+    doubling factors (1 or 2); ``room``: N, A, the winners' cap (default
+    ``Room()``: N = 1, no rake); ``beans``: five carried bean counts, or
+    ``None`` for no floors and caps.
+
+    For each farmer f and landlord l the stake is ``S(f, l) = base ×
+    multiplier × dbl(f) × dbl(l)`` points, halved with two landlords; each
+    player wins or loses the sum of its stakes.  Without doubling, two
+    landlords: each farmer X, each landlord 1.5X; one landlord: each farmer
+    X, the landlord 4X (X = base × multiplier).  Points are floats (exact
+    halves).  Beans: the loser of a pair owes ``S(f, l) × N`` rounded down
+    to whole beans; floors at zero and the winners' cap as
+    ``_side_transfers``; then every player pays the rake A, never below zero.
+
+    Raises ``ValueError`` for bad landlords, doubling factors or beans.
+    """
+    room = room or Room()
+    lords = tuple(landlords)
+    if not 1 <= len(lords) <= 2 or len(set(lords)) != len(lords) or any(
+            not isinstance(s, int) or isinstance(s, bool) or not 0 <= s <= 4 for s in lords):
+        raise ValueError(f"landlords must be one or two distinct seats 0-4, not {landlords!r}")
+    dbl = tuple(doubles)
+    if len(dbl) != 5 or any(d not in (1, 2) for d in dbl):
+        raise ValueError(f"doubling factors must be five values of 1 or 2, not {doubles!r}")
+    if beans is not None:
+        beans = list(beans)
+        if len(beans) != 5 or any(not isinstance(b, int) or isinstance(b, bool) or b < 0 for b in beans):
+            raise ValueError(f"beans must be five ints >= 0 (or None), not {beans!r}")
+    farmers = [s for s in range(5) if s not in lords]
+    half = len(lords)  # the stake's divisor: 2 with two landlords
+    unit = base * multiplier.total
+    doubled = {(f, l): unit * dbl[f] * dbl[l] for f in farmers for l in lords}  # 2 × S(f, l) with two landlords
+    stakes = [0.0] * 5
+    for (f, l), x in doubled.items():
+        stakes[f] += x / half
+        stakes[l] += x / half
+    winners = lords if landlords_won else tuple(farmers)
+    points = tuple(s if p in winners else -s for p, s in enumerate(stakes))
+    nc = room.coefficient
+    if landlords_won:
+        owed = {(f, l): x * nc // half for (f, l), x in doubled.items()}
+        t = _side_transfers(5, farmers, lords, owed, beans, room.winner_cap)
+    else:
+        owed = {(l, f): x * nc // half for (f, l), x in doubled.items()}
+        t = _side_transfers(5, lords, farmers, owed, beans, room.winner_cap)
+    a = room.rake
+    rake = [a] * 5 if beans is None else [min(a, b + x) for b, x in zip(beans, t)]
+    net = [x - r for x, r in zip(t, rake)]
+    return FiveSettlement(lords, tuple(sorted(winners)), base, multiplier, dbl, tuple(stakes), points,
+                          tuple(t), tuple(rake), tuple(net))
+
+
+__all__ += ["FiveMultiplier", "FiveSettlement", "settle_five"]
