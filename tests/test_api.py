@@ -238,3 +238,22 @@ def test_kernel_hand_check_matches_per_rank_limits(decks: int, limits: tuple[int
         except InvalidCardsError:
             accepted = False
         assert accepted == ok, hex(word)
+
+
+@pytest.mark.parametrize("above, order", [
+    (4, ["4444", "BR", "55555", "666666", "BBR", "7777777", "88888888", "BBRR"]),
+    (5, ["4444", "55555", "BR", "666666", "BBR", "7777777", "88888888", "BBRR"]),
+    (6, ["4444", "55555", "666666", "BR", "BBR", "7777777", "88888888", "BBRR"]),
+])
+def test_two_deck_bomb_order_and_the_two_jokers_option(above: int, order: list[str]) -> None:
+    """RULES.md 8: 4 < two jokers < 5 < 6 < three jokers < 7 < 8 < four jokers, and where
+    two jokers stand is a Rules option; same size by rank, joker bombs by big jokers."""
+    rules = Rules(decks=2, two_jokers_above=above)
+    moves = [Move(text, rules) for text in order]
+    for i, low in enumerate(moves):
+        for high in moves[i + 1:]:
+            assert high.beats(low, rules) and not low.beats(high, rules), (high, low)
+    assert Move("RR", rules).beats(Move("BR", rules), rules) and Move("BR", rules).beats(Move("BB", rules), rules)
+    assert Move("5555", rules).beats(Move("4444", rules), rules)
+    with pytest.raises(ValueError):
+        Rules(decks=2, two_jokers_above=7)

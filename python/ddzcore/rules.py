@@ -39,6 +39,9 @@ class Rules:
     - ``kicker_bomb``: kickers may hold all four cards of a rank (RULES.md's
       decision: never).
     - ``decks``: 1, or 2 for the five-player two-deck rules (RULES.md 8).
+    - ``two_jokers_above``: two decks: two jokers beat card bombs of up to
+      this many cards (4, 5 or 6) and lose to bigger ones; RULES.md 8's
+      decision is 4 (4-card bomb < two jokers < 5-card bomb).
     - ``wild``: the laizi (癞子) wild rank for analysis, a rank character of
       ``3..2`` (``"7"``; ``Rank`` or ``"10"`` accepted and normalised), or
       ``None``; its cards stand for other ranks (RULES.md 7).  One deck only.
@@ -83,6 +86,7 @@ class Rules:
     wing_trio_adjacent: bool = True
     kicker_bomb: bool = False
     decks: int = 1
+    two_jokers_above: int = 4
     wild: "str | None" = None
 
     # -- game flow (RULES.md 4-6); not part of ``flags`` ----------------------
@@ -117,6 +121,8 @@ class Rules:
                 raise ValueError(f"Rules.{f.name} must be True or False, not {v!r}")
         if self.decks not in (1, 2):
             raise ValueError(f"Rules.decks must be 1 or 2, not {self.decks!r}")
+        if self.two_jokers_above not in (4, 5, 6):
+            raise ValueError(f"Rules.two_jokers_above must be 4, 5 or 6, not {self.two_jokers_above!r}")
         if self.wild is not None:
             from .cards import Rank
 
@@ -180,6 +186,7 @@ class Rules:
             | _F_KICKER_BOMB * self.kicker_bomb
             | _F_TWO_DECKS * (self.decks == 2)
             | (0 if self.wild is None else ("3456789TJQKA2".index(self.wild) + 1) << 8)
+            | (self.two_jokers_above - 4) << 12
         )
 
 

@@ -345,8 +345,10 @@ cdef int bomb_power(u64 cards, u64 info, int flags) noexcept nogil:
     """Order of bombs (RULES.md 2, 7, 8); -1 for a move that is no bomb.
 
     power = 16 * tier + rank within the tier.  One deck: soft bomb < bomb <
-    wild bomb < rocket.  Two decks: 4-card < two jokers < 5 < 6 < three jokers
-    < 7 < 8 < four jokers, joker bombs ranked by their big jokers.
+    wild bomb < rocket.  Two decks: an n-card bomb has tier 4n; two jokers
+    come right above the bombs of (flags bits 12-13) + 4 cards (default:
+    4-card bomb < two jokers < 5 < 6), then three jokers between 6 and 7,
+    four jokers on top; joker bombs ranked by their big jokers.
     """
     cdef int combo = info_combo(info), main = info_main(info), n
     if combo == C_ROCKET:
@@ -357,13 +359,13 @@ cdef int bomb_power(u64 cards, u64 info, int flags) noexcept nogil:
         return main
     if combo == C_BOMB:
         if flags & F_TWO_DECKS:
-            n = card_total(cards)
-            # tiers 4->0, 5->2, 6->3, 7->5, 8->6 (two jokers and three jokers between)
-            return 16 * (1 + (0 if n == 4 else n - 3 + (n >= 7))) + main
+            return 16 * 4 * card_total(cards) + main
         return 16 + main
     if combo == C_JOKER_BOMB:
         n = card_total(cards)
-        return 16 * (1 + 3 * n - 5) + count_of(cards, R_BIG)   # tiers 2->1, 3->4, 4->7
+        if n == 2:
+            return 16 * (4 * (4 + ((flags >> 12) & 3)) + 1) + count_of(cards, R_BIG)
+        return 16 * (26 if n == 3 else 34) + count_of(cards, R_BIG)
     return -1
 
 
