@@ -43,7 +43,10 @@ for i in range(30):
 print("workload done:", len(r.moves), "moves recorded")
 """
 
-OURS = re.compile(r"ddzcore|_state\.c|_kernel\.c|_movelist\.c|_state\.cpython|_kernel\.cpython|_movelist\.cpython")
+# A frame of ours: a Cython symbol (__pyx_f_7ddzcore_...), the modules' C files or their
+# shared objects.  Not any text containing "ddzcore": a venv under ~/ddzcore/ or
+# .../ddzcore-ci/ would make every NumPy frame look like ours.
+OURS = re.compile(r"\dddzcore_|_state\.c|_kernel\.c|_movelist\.c|_state\.cpython|_kernel\.cpython|_movelist\.cpython")
 
 
 def main() -> int:

@@ -18,11 +18,11 @@ def shared_dir() -> Path:
 
 
 def load_cases() -> list[dict]:
-    return json.loads((shared_dir() / "cases" / "cases.json").read_text())["cases"]
+    return json.loads((shared_dir() / "cases" / "cases.json").read_text(encoding="utf-8"))["cases"]
 
 
 def load_positions() -> list[dict]:
-    return json.loads((shared_dir() / "data" / "positions.json").read_text())["positions"]
+    return json.loads((shared_dir() / "data" / "positions.json").read_text(encoding="utf-8"))["positions"]
 
 
 @pytest.fixture(scope="session")

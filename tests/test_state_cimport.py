@@ -30,7 +30,7 @@ def pxd_dir() -> Path:
 @pytest.mark.skipif((importlib.util.find_spec("Cython") is None or shutil.which("cc") is None)
                     and not os.environ.get("CI"), reason="needs Cython and a C compiler (outside CI only)")
 def test_readme_cython_example(tmp_path):
-    readme = (ROOT / "README.md").read_text()
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")  # Chinese text: not the locale's (Windows)
     code = re.search(r"```cython\n(.*?)```", readme, re.S).group(1)
     (tmp_path / "userperft.pyx").write_text("# cython: language_level=3\n" + code)
     (tmp_path / "setup.py").write_text(

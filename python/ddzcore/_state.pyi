@@ -3,11 +3,13 @@
 from typing import Any, Optional, Sequence, Union
 
 import numpy as np
+from typing_extensions import disjoint_base
 
 from .cards import Hand
 from .moves import Move, MoveList
 from .rules import Rules
 
+MOVE_DTYPE: np.dtype[np.void]
 STATE_BYTES: int
 UNDO_BYTES: int
 MAX_MOVES_HINT: int
@@ -15,6 +17,7 @@ RECORD_DTYPE: np.dtype
 
 _HandLike = Union[Hand, str, int]
 
+@disjoint_base
 class PlayState:
     rules: Rules
     def __init__(self, hands: Sequence[_HandLike], landlord: int = 0, turn: Optional[int] = None,

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Optional, Union
+from typing import Any, Callable, Optional, Union
 
 from .errors import DdzError
 from .game import Game
@@ -93,14 +93,14 @@ class PerftPosition:
 def parse_perft(text: str) -> list[PerftPosition]:
     """Positions from perft-file text.  Raises ``ValueError`` naming the bad line."""
     out: list[PerftPosition] = []
-    cur: dict = {}
+    cur: dict[str, Any] = {}  # field -> text; "perft" -> {depth: count}
 
     def flush() -> None:
         if not cur:
             return
         try:
             out.append(PerftPosition(
-                id=cur["id"], hands=tuple(cur["hands"].split()),  # type: ignore[arg-type]
+                id=cur["id"], hands=tuple(cur["hands"].split()),
                 landlord=int(cur.get("landlord", 0)), to_move=int(cur.get("to_move", cur.get("landlord", 0))),
                 last=None if cur.get("last", "-") == "-" else cur["last"],
                 last_player=None if cur.get("last_player", "-") == "-" else int(cur["last_player"]),

@@ -1,4 +1,4 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: language_level=3, wraparound=False, cdivision=True
 """The legal moves of one position: ``MoveList`` and the calls that make it.
 
 ``MoveList`` holds the kernel's move records (``MoveRec``: card word + info

@@ -1,4 +1,4 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+# cython: language_level=3, wraparound=False, cdivision=True
 """Native play-phase state, perft and batch random self-play (RULES.md 3-4, 6).
 
 The C side (``State``, ``Undo``, ``push``, ``pop``, ``legal``, the PRNG) is
