@@ -5,7 +5,7 @@ A bot sees only its ``Observation`` (its information set) and returns one
 of ``obs.legal_actions``::
 
     class MyBot(Bot):
-        def act(self, obs: Observation) -> Action | Move:
+        def act(self, obs: Observation | FiveObservation) -> Action | FiveAction | Move:
             return obs.legal_actions[0]
 
     game = play_game(Game(seed=1), [MyBot(), RandomBot(2), RuleBot()])
@@ -17,9 +17,10 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Optional, Sequence, Union
+from typing import Any, Callable, Optional, Protocol, Sequence, TypeVar, Union, cast
 
 import numpy as np
+import numpy.typing as npt
 
 from .five import FiveAction, FiveGame, FiveObservation, FivePhase
 from .game import Action, Game, Observation, Phase
@@ -30,6 +31,21 @@ from .settlement import Room
 __all__ = ["Bot", "RandomBot", "RuleBot", "play_game", "run_games", "SimulationStats", "make_bot", "BOTS"]
 
 ActionT = Union[Action, Move]
+#: What a bot returns: a three-player ``Action``, a five-player ``FiveAction`` or a ``Move``.
+AnyAction = Union[Action, FiveAction, Move]
+#: What a bot sees: a three-player ``Observation`` or a five-player ``FiveObservation``.
+AnyObservation = Union[Observation, FiveObservation]
+
+_T_co = TypeVar("_T_co", covariant=True)
+_G = TypeVar("_G", bound="Game | FiveGame")
+
+
+class _Indexable(Protocol[_T_co]):
+    """``len`` and integer indexing: a list, a tuple or a ``MoveList``."""
+
+    def __len__(self) -> int: ...
+
+    def __getitem__(self, i: int, /) -> _T_co: ...
 
 
 class Bot:
@@ -47,7 +63,7 @@ class Bot:
     def new_game(self, seat: int, rules: Rules) -> None:
         """Called before a game with the bot's seat and the rules (optional)."""
 
-    def act(self, obs: Observation) -> ActionT:  # pragma: no cover - interface
+    def act(self, obs: AnyObservation) -> AnyAction:  # pragma: no cover - interface
         """The action to take: one of ``obs.legal_actions``."""
         raise NotImplementedError
 
@@ -61,11 +77,11 @@ class RandomBot(Bot):
     def __init__(self, seed: "int | random.Random | None" = None) -> None:
         self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
 
-    def choose(self, legal: Sequence[ActionT]) -> ActionT:
+    def choose(self, legal: _Indexable[_T_co]) -> _T_co:
         """One of ``legal``, uniformly."""
         return legal[self.rng.randrange(len(legal))]
 
-    def act(self, obs: Observation) -> ActionT:
+    def act(self, obs: AnyObservation) -> AnyAction:
         """A uniformly random legal action."""
         return self.choose(obs.legal_actions)
 
@@ -126,13 +142,13 @@ class RuleBot(Bot):
                  show_at: float = 11.0) -> None:
         self.call_at, self.rob_at, self.double_at, self.show_at = call_at, rob_at, double_at, show_at
 
-    def act(self, obs: Observation) -> ActionT:
+    def act(self, obs: AnyObservation) -> AnyAction:
         """The rule-based choice (see the class docstring)."""
         legal = obs.legal_actions
         if isinstance(obs, FiveObservation):
             return self._act_five(obs)
         if obs.phase == Phase.PLAY:
-            return self._play(obs, legal)
+            return self._play(obs, cast(Sequence[Move], legal))  # in play the legal actions are moves
         s = _strength(obs.hand.word, None if obs.wild is None else int(obs.wild))
         ph = obs.phase
         if ph in (Phase.SHOW_START, Phase.SHOW_EARLY):
@@ -147,7 +163,7 @@ class RuleBot(Bot):
             want = 3 if s >= self.rob_at + 1 else 2 if s >= self.call_at + 1 else 1 if s >= self.call_at else 0
             best = Action.NO_BID
             for a in legal:
-                if a != Action.NO_BID and int(a) - Action.BID_1 + 1 <= want:
+                if isinstance(a, Action) and a != Action.NO_BID and int(a) - Action.BID_1 + 1 <= want:
                     best = a
             return best
         if ph == Phase.DOUBLE:
@@ -159,7 +175,7 @@ class RuleBot(Bot):
         show, double by the same score as with three; play as below, with the
         sides this seat knows (seats not known to be allies count as opponents)."""
         if obs.phase == FivePhase.PLAY:
-            return self._play(obs, obs.legal_actions)  # type: ignore[arg-type]
+            return self._play(obs, cast(Sequence[Move], obs.legal_actions))  # in play the legal actions are moves
         s = _strength(obs.hand.word)
         if obs.phase == FivePhase.REVEAL:
             reveal = len(obs.legal_actions) > 1 and s >= self.show_at
@@ -176,7 +192,7 @@ class RuleBot(Bot):
                 return m
         if len(moves) == 1:
             return moves[0]
-        codes = legal.codes if hasattr(legal, "codes") else np.array([m.codes for m in moves], dtype=np.uint64)
+        codes: npt.NDArray[Any] = legal.codes if hasattr(legal, "codes") else np.array([m.codes for m in moves], dtype=np.uint64)
         cards = np.asarray(codes["cards"] if codes.dtype.names else codes[:, 0], dtype=np.uint64)
         info = np.asarray(codes["info"] if codes.dtype.names else codes[:, 1], dtype=np.uint64)
         mc = ((cards[:, None] >> _SHIFTS) & np.uint64(0xF)).astype(np.int64)  # (n, 15) cards per rank
@@ -247,7 +263,7 @@ def make_bot(name: str, seed: Optional[int] = None) -> Bot:
 
 # -- playing games ----------------------------------------------------------------------
 
-def play_game(game: "Game | FiveGame", bots: Sequence[Bot], max_actions: int = 100_000) -> "Game | FiveGame":
+def play_game(game: _G, bots: Sequence[Bot], max_actions: int = 100_000) -> _G:
     """Play ``game`` to the end with one bot per seat and return it (a
     three-player ``Game`` or a five-player ``FiveGame``, RULES.md 8).
 
@@ -266,8 +282,10 @@ def play_game(game: "Game | FiveGame", bots: Sequence[Bot], max_actions: int = 1
     while not game.is_terminal():
         p = game.current_player()
         r = randoms[p]
+        action: AnyAction
         if r is not None:  # a random bot needs no observation: same choice, faster
-            action = r.choose(game.legal_actions())
+            legal: _Indexable[AnyAction] = game.legal_actions()
+            action = r.choose(legal)
         else:
             action = bots[p].act(game.observation(p))
         game.apply(action)
@@ -297,11 +315,11 @@ class SimulationStats:
     no_landlord: int = 0
     multiplier_total: int = 0
     springs: int = 0
-    net: list = field(default_factory=lambda: [0, 0, 0])
+    net: list[int] = field(default_factory=lambda: [0, 0, 0])
     landlord_net: int = 0
     farmer_net: int = 0
     rake: int = 0
-    seat_wins: list = field(default_factory=lambda: [0, 0, 0])
+    seat_wins: list[int] = field(default_factory=lambda: [0, 0, 0])
     seconds: float = 0.0
 
     @property

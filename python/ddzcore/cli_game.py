@@ -9,7 +9,7 @@ terminal that supports them.
 
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from typing import Any, Callable, Optional, Sequence, TypeVar, cast
 
 import click
 from rich.console import Console
@@ -17,7 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from .bots import BOTS, Bot, make_bot, run_games
+from .bots import BOTS, AnyAction, Bot, make_bot, run_games
 from .cards import RANK_CHARS, Hand, Rank
 from .errors import AmbiguousMoveError, DdzError
 from .game import Action, Card, Game, Observation, Phase
@@ -30,7 +30,7 @@ __all__ = ["play", "simulate"]
 
 _SUIT_SYMBOL = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 _RANK_TEXT = {c: ("10" if c == "T" else c) for c in RANK_CHARS}
-_ACTION_WORDS = {
+_ACTION_WORDS: dict[int, str] = {
     Action.NO_SHOW: "don't show", Action.SHOW: "show cards (明牌)", Action.NO_CALL: "pass (不叫)",
     Action.CALL: "call (叫地主)", Action.NO_ROB: "don't rob (不抢)", Action.ROB: "rob (抢地主)",
     Action.NO_BID: "pass (不叫)", Action.BID_1: "bid 1", Action.BID_2: "bid 2", Action.BID_3: "bid 3",
@@ -79,9 +79,10 @@ def move_text(move: Move, wild: Optional[Rank] = None) -> str:
         return "pass"
     name = str(move.combo).replace("_", " ")
     if move.wild is not None:
+        main = cast(Rank, move.main)  # not a pass: the move has a main rank
         stand = " ".join(_RANK_TEXT[r.char] for r in move.stand_ins)
-        return f"{ranks_text(move.cards, move.wild)}  ({name} {_RANK_TEXT[move.main.char]}; "\
-               f"wild {_RANK_TEXT[move.wild.char]} as {stand})"  # type: ignore[union-attr]
+        return f"{ranks_text(move.cards, move.wild)}  ({name} {_RANK_TEXT[main.char]}; "\
+               f"wild {_RANK_TEXT[move.wild.char]} as {stand})"
     return f"{ranks_text(move.cards, wild)}  ({name})"
 
 
@@ -92,9 +93,9 @@ def _points_text(points: "int | float") -> str:
     return f"{int(points):+d}"
 
 
-def action_words(action: "Action | Move", wild: Optional[Rank] = None) -> str:
+def action_words(action: "Action | Move | int", wild: Optional[Rank] = None) -> str:
     """Any action for people (a move, or a call, rob, show, double...;
-    ``wild``: the laizi wild rank, to mark wild cards)."""
+    ``wild``: the laizi wild rank, to mark wild cards; another int as itself)."""
     return move_text(action, wild) if isinstance(action, Move) else _ACTION_WORDS.get(action, str(action))
 
 
@@ -129,7 +130,7 @@ def _show_state(console: Console, game: Game, human: int) -> None:
     elif game.is_laizi:
         console.print("  laizi room: the wild rank is drawn once the landlord is decided")
     if obs.last_move is not None:
-        console.print(f"  to beat: [bold]{move_text(obs.last_move, obs.wild)}[/] from {_seat_name(obs.last_player, human)}")
+        console.print(f"  to beat: [bold]{move_text(obs.last_move, obs.wild)}[/] from {_seat_name(cast(int, obs.last_player), human)}")
     role = _role(obs, human)
     line = Text(f"  Your hand{' (' + role + ')' if role else ''}: ")
     line.append_text(cards_text(obs.cards, obs.wild))
@@ -140,7 +141,8 @@ def _numbered(legal: Sequence["Action | Move"]) -> dict[str, "Action | Move"]:
     """The numbers the human may type: 1, 2, ... in list order; under point
     bidding the number is the bid itself (0 = no bid)."""
     if legal and legal[0] == Action.NO_BID and not isinstance(legal[0], Move):
-        return {str(0 if a == Action.NO_BID else int(a) - Action.BID_1 + 1): a for a in legal}
+        return {str(0 if a == Action.NO_BID else int(a) - Action.BID_1 + 1): a for a in legal
+                if isinstance(a, Action)}  # all of them: bids
     return {str(i): a for i, a in enumerate(legal, 1)}
 
 
@@ -164,7 +166,7 @@ def _list_actions(console: Console, numbered: dict[str, "Action | Move"], wild: 
 
 def _read_action(console: Console, game: Game, human: int) -> "Action | Move | None":
     """The human's action, re-asking on bad input; ``None`` means quit."""
-    legal = list(game.legal_actions())
+    legal: list[Action | Move] = list(game.legal_actions())
     obs = game.observation(human)
     mult = {Phase.SHOW_START: game.rules.show_start, Phase.SHOW_EARLY: game.rules.show_deal_early,
             Phase.SHOW_LATE: game.rules.show_deal_late, Phase.SHOW_BOTTOM: game.rules.show_bottom}
@@ -275,7 +277,10 @@ _COMMON_OPTIONS = [
 ]
 
 
-def _common(f):  # type: ignore[no-untyped-def]
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _common(f: _F) -> _F:
     """The options ``play`` and ``simulate`` share, in this order in ``--help``."""
     for option in reversed(_COMMON_OPTIONS):
         f = option(f)
@@ -304,9 +309,9 @@ def play(seat: int, bot_names: str, record_path: Optional[str], preset: str, bid
     opponents = _bot_list(bot_names, 2, seed)
     bots: list[Optional[Bot]] = [None, None, None]
     others = [s for s in range(3) if s != seat]
-    for s, b in zip(others, opponents):
-        bots[s] = b
-        b.new_game(s, rules)
+    for o, b in zip(others, opponents):
+        bots[o] = b
+        b.new_game(o, rules)
     game = Game(rules, seed=seed, room=room, beans=None if beans is None else [beans] * 3)
     console.print(f"[bold]Dou Dizhu[/] · you are seat {seat} · opponents: "
                   + ", ".join(f"seat {s} {bots[s].name}" for s in others))  # type: ignore[union-attr]
@@ -318,7 +323,7 @@ def play(seat: int, bot_names: str, record_path: Optional[str], preset: str, bid
         p = game.current_player()
         if p == seat:
             _show_state(console, game, seat)
-            action = _read_action(console, game, seat)
+            action: AnyAction | None = _read_action(console, game, seat)
             if action is None:
                 game.escape(seat)
                 console.print("[red]You left the game: that is an escape (逃跑).[/]")
@@ -414,7 +419,6 @@ def simulate(n_games: int, bot_names: str, progress: bool, preset: str, bidding:
 # Added to both commands by wrapping them here, so their option lists stay as they are.
 
 import functools  # noqa: E402
-from typing import Any, Callable  # noqa: E402
 
 from .five import (  # noqa: E402
     FiveAction, FiveCard, FiveGame, FiveObservation, FivePhase, MarkedMove, run_five_games,
@@ -429,8 +433,9 @@ _FIVE_PROMPTS = {FivePhase.REVEAL: "reveal yourself as a landlord?", FivePhase.D
                  FivePhase.PLAY: "your play"}
 
 
-def five_action_words(action: "FiveAction | Move") -> str:
-    """A five-player action for people (a move says how many marked-face cards it plays)."""
+def five_action_words(action: "FiveAction | Move | int") -> str:
+    """A five-player action for people (a move says how many marked-face cards it plays;
+    another int is read as a ``FiveAction``)."""
     if isinstance(action, MarkedMove):
         return f"{move_text(action)}  with {action.marked} marked card{'s' * (action.marked > 1)}"
     if isinstance(action, Move):
@@ -485,7 +490,7 @@ def _five_show_state(console: Console, game: FiveGame, human: int) -> None:
 
 def _five_read(console: Console, game: FiveGame, human: int) -> "FiveAction | Move | None":
     """The human's action, re-asking on bad input; ``None`` means quit."""
-    legal = list(game.legal_actions())
+    legal: list[FiveAction | Move] = list(game.legal_actions())
     obs = game.observation(human)
     console.print(f"[bold]{_FIVE_PROMPTS[obs.phase]}[/]")
     numbered = {str(i): a for i, a in enumerate(legal, 1)}
@@ -564,8 +569,8 @@ def _play_five(seat: int, bot_names: str, record_path: Optional[str], preset: st
     room = Room(coefficient=coefficient, rake=rake)
     others = [s for s in range(5) if s != seat]
     bots: dict[int, Bot] = dict(zip(others, _bot_list(bot_names, 4, seed)))
-    for s, b in bots.items():
-        b.new_game(s, rules)
+    for o, b in bots.items():
+        b.new_game(o, rules)
     game = FiveGame(rules, seed=seed, room=room, beans=None if beans is None else [beans] * 5)
     console.print(f"[bold]Five-player Dou Dizhu (五人斗地主)[/] · you are seat {seat} · opponents: "
                   + ", ".join(f"seat {s} {b.name}" for s, b in bots.items()))
@@ -576,7 +581,7 @@ def _play_five(seat: int, bot_names: str, record_path: Optional[str], preset: st
         was = game.revealed
         if p == seat:
             _five_show_state(console, game, seat)
-            action = _five_read(console, game, seat)
+            action: AnyAction | None = _five_read(console, game, seat)
             if action is None:
                 console.print("[red]You left the game (five-player games have no escape penalty here).[/]")
                 return
@@ -647,6 +652,8 @@ def _simulate_five(n_games: int, bot_names: str, progress: bool, preset: str, do
 def _with_players(cmd: click.Command, five: Callable[..., None]) -> None:
     """Give ``cmd`` a ``--players 3|5`` option; 5 runs ``five`` with the same options."""
     for param in cmd.params:
+        if not isinstance(param, click.Option):  # play and simulate take options only
+            continue
         if param.name == "seat":
             param.type = click.IntRange(0, 4)
             param.help = "Your seat (0-2; 0-4 with --players 5)."

@@ -71,7 +71,7 @@ import dataclasses
 import time
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import Any, Callable, Optional, Sequence, Union
+from typing import Any, Callable, Optional, Sequence, Union, cast
 
 import numpy as np
 
@@ -526,7 +526,7 @@ class FiveGame:
         self._bombs = 0
         self._plays = [0] * PLAYERS
         self._winner: Optional[int] = None
-        self._hist: list[tuple] = []
+        self._hist: list[Sequence[Any]] = []
         self._ph, self._queue, self._cur = _REVEAL, self._order(op), op
 
     def _order(self, start: int) -> list[int]:
@@ -591,11 +591,11 @@ class FiveGame:
             if not q:
                 self._start_play()
 
-    def _snapshot(self) -> tuple:
+    def _snapshot(self) -> tuple[Any, ...]:
         return (self._ph, self._cur, list(self._queue), self._revealed, self._how, self._revealer, self._chosen,
                 list(self._doubles), self._last, self._lastp)
 
-    def _restore(self, snap: tuple) -> None:
+    def _restore(self, snap: Sequence[Any]) -> None:
         (self._ph, self._cur, queue, self._revealed, self._how, self._revealer, self._chosen, doubles,
          self._last, self._lastp) = snap
         self._queue, self._doubles = list(queue), list(doubles)
@@ -730,10 +730,10 @@ class FiveGame:
 
     def _play(self, p: int, move: Move, k: int) -> None:
         c, i = move._cards, move._info
-        rec = move if (k == 0) == (type(move) is Move) else (MarkedMove._make(move, k) if k else move.move)
+        rec = move if (k == 0) == (type(move) is Move) else (MarkedMove._make(move, k) if k else cast(MarkedMove, move).move)
         rev = False
         entry = [p, rec, k, rev, self._last, self._lastp]
-        self._hist.append(entry)  # type: ignore[arg-type]
+        self._hist.append(entry)
         if i & 31:
             h = self._hands[p]._word - c
             self._hands[p] = _hand(h, 2)
@@ -829,7 +829,7 @@ class FiveGame:
 
     __copy__ = copy
 
-    def __deepcopy__(self, memo: dict) -> "FiveGame":
+    def __deepcopy__(self, memo: dict[int, Any]) -> "FiveGame":
         return self.copy()
 
     # -- reading the state ----------------------------------------------------------------------
@@ -1102,7 +1102,7 @@ class FiveGame:
             lines.append(f"  seat {self._winner} went out")
         return "\n".join(lines)
 
-    def _key(self) -> tuple:
+    def _key(self) -> tuple[Any, ...]:
         return (self._rules, self._room, self._beans, self._dealt, self._marked, self._ph, self._cur,
                 tuple(self._queue), self._revealed, self._how, self._revealer, self._chosen, tuple(self._doubles),
                 self._last, self._lastp, self._bombs, tuple(self._plays), tuple(self._face),
@@ -1230,12 +1230,12 @@ class FiveStats:
     multiplier_total: int = 0
     springs: int = 0
     bombs: int = 0
-    points: list = field(default_factory=lambda: [0.0] * PLAYERS)
-    net: list = field(default_factory=lambda: [0] * PLAYERS)
+    points: list[float] = field(default_factory=lambda: [0.0] * PLAYERS)
+    net: list[int] = field(default_factory=lambda: [0] * PLAYERS)
     landlord_net: int = 0
     farmer_net: int = 0
     rake: int = 0
-    seat_wins: list = field(default_factory=lambda: [0] * PLAYERS)
+    seat_wins: list[int] = field(default_factory=lambda: [0] * PLAYERS)
     seconds: float = 0.0
 
     @property
@@ -1298,7 +1298,7 @@ def run_five_games(n: int, bots: Sequence[Any], seed: Optional[int] = None, rule
     stats = FiveStats()
     t = time.perf_counter()
     for k in range(n):
-        stats.add(play_game(FiveGame(rules, seed=rng, room=room, beans=beans), bots))  # type: ignore[arg-type]
+        stats.add(play_game(FiveGame(rules, seed=rng, room=room, beans=beans), bots))
         if progress is not None:
             progress(k + 1)
     stats.seconds = time.perf_counter() - t

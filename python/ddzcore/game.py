@@ -69,7 +69,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any, Iterable, Optional, Sequence, Union
+from typing import Any, Iterable, Optional, Sequence, Union, cast
 
 from functools import lru_cache
 from operator import attrgetter
@@ -437,11 +437,18 @@ class Observation:
     doubles: tuple[int, int, int]
     last_move: Optional[Move]
     last_player: Optional[int]
-    legal_actions: "Sequence[Action | Move]"
+    legal_actions: "Sequence[Action | Move] | MoveList"
     wild: Optional[Rank] = None
 
 
 ActionLike = Union[Action, Move, str, int]
+
+#: A snapshot of the ``_STATE`` attributes, in that order (``Game._snapshot``).
+_Snapshot = tuple[object, ...]
+#: ``Game._hist`` entries: a move in play ``(seat, move, move to beat before,
+#: its player before)``; a flow action or escape ``(seat, action, snapshot before)``.
+_PlayEntry = tuple[int, Move, Move, int]
+_FlowEntry = tuple[int, Action, _Snapshot]
 
 _STATE = ("_ph", "_cur", "_queue", "_round", "_round_start", "_first", "_dealt", "_hands", "_bottom", "_shows",
           "_caller", "_robs", "_rob_back", "_robber", "_bid", "_bidder", "_landlord", "_base", "_doubles",
@@ -496,10 +503,10 @@ class Game:
         self._rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         self._fork = False  # set by copy(): clone the generator before drawing from it again
         self._given = self._parse_deals(deal, first, self._parse_wilds(wild, deal))
-        self._endgame: Optional[dict] = None
+        self._endgame: Optional[dict[str, Any]] = None
         self._deals: list[tuple[int, tuple[tuple[int, ...], ...]]] = []
         self._wilds: list[Optional[int]] = []  # each deal's wild rank (drawn laizi rooms), revealed with the landlord
-        self._hist: list[tuple] = []
+        self._hist: list[_PlayEntry | _FlowEntry] = []
         self._round = 0
         self._start_round()
 
@@ -663,20 +670,20 @@ class Game:
         self._hands = [_hand(sum(map(u, dealt[0]))), _hand(sum(map(u, dealt[1]))), _hand(sum(map(u, dealt[2])))]
         self._bottom = sum(map(u, dealt[3]))
         self._shows = [0, 0, 0]
-        self._caller = None
+        self._caller: Optional[int] = None
         self._robs = 0
         self._rob_back = False
-        self._robber = None
+        self._robber: Optional[int] = None
         self._bid = 0
-        self._bidder = None
-        self._landlord = None
+        self._bidder: Optional[int] = None
+        self._landlord: Optional[int] = None
         self._base = 1
         self._doubles = [1, 1, 1]
         self._last = PASS
         self._lastp = -1
         self._bombs = self._lplays = self._fplays = 0
-        self._winner = None
-        self._escaped = None
+        self._winner: Optional[int] = None
+        self._escaped: Optional[int] = None
         self._soft = 0
         rules = self._rules
         self._wild = None if rules.wild is None else RANK_CHARS.index(rules.wild)
@@ -756,15 +763,15 @@ class Game:
         self._last = PASS
 
     # -- snapshots (undo of flow actions) -------------------------------------------------
-    def _snapshot(self) -> tuple:
+    def _snapshot(self) -> _Snapshot:
         snap = list(_GET_STATE(self))
         for i in _LIST_AT:
             snap[i] = list(snap[i])
         return tuple(snap)
 
-    def _restore(self, snap: tuple) -> None:
+    def _restore(self, snap: _Snapshot) -> None:
         for i, (n, v) in enumerate(zip(_STATE, snap)):
-            setattr(self, n, list(v) if i in _LIST_AT else v)
+            setattr(self, n, list(cast("list[object]", v)) if i in _LIST_AT else v)  # _LIST_AT: the lists
 
     # -- the OpenSpiel-like vocabulary ---------------------------------------------------
     @property
@@ -811,7 +818,7 @@ class Game:
             return legal_moves(self._hands[p], last, self._prules)
         return self._flow_legal()
 
-    def _flow_legal(self) -> list:
+    def _flow_legal(self) -> list[Action]:
         ph = self._ph
         if ph == _END:
             return []
@@ -930,9 +937,10 @@ class Game:
             if not q:
                 if self._robber is not None and self._rules.rob_back and not self._rob_back:
                     self._rob_back = True  # the caller's last chance (RULES.md 4 decision)
-                    self._queue, self._cur = [self._caller], self._caller
+                    caller = cast(int, self._caller)  # the call that opened the rob phase set it
+                    self._queue, self._cur = [caller], caller
                 else:
-                    self._set_landlord(self._caller if self._robber is None else self._robber, 1)
+                    self._set_landlord(cast(int, self._caller) if self._robber is None else self._robber, 1)
         elif ph == _BID:
             if a != Action.NO_BID:
                 self._bid = int(a) - Action.BID_1 + 1
@@ -1030,7 +1038,7 @@ class Game:
 
     __copy__ = copy
 
-    def __deepcopy__(self, memo: dict) -> "Game":
+    def __deepcopy__(self, memo: dict[int, object]) -> "Game":
         return self.copy()
 
     # -- dense action ids (OpenSpiel style) ----------------------------------------------
@@ -1062,7 +1070,8 @@ class Game:
         """``legal_actions()`` as dense ids, ascending (OpenSpiel's convention)."""
         if self._ph == _PLAY:
             space = self._space()
-            return sorted(MOVE_ID_BASE + space.index(m) for m in self.legal_actions())
+            moves = cast(MoveList, self.legal_actions())  # in play: always the MoveList
+            return sorted(MOVE_ID_BASE + space.index(m) for m in moves)
         return [int(a) for a in self._flow_legal()]
 
     # -- reading the state ---------------------------------------------------------------
@@ -1312,7 +1321,7 @@ class Game:
                 shown[q] = Hand._trusted(w)
         bottom = Hand._trusted(self._bottom) if self._landlord is not None else None
         lm = self.last_move
-        legal = self.legal_actions() if s == self._cur else ()
+        legal: "Sequence[Action | Move] | MoveList" = self.legal_actions() if s == self._cur else ()
         if isinstance(legal, list):
             legal = tuple(legal)
         return Observation(
@@ -1355,12 +1364,14 @@ class Game:
                 cards = Hand(t)
             except InvalidCardsError as e:
                 raise InvalidMoveError(str(e)) from None
-            legal = [m for m in self.legal_actions() if m.codes[0] == cards.word and not m.is_pass]
-            if len(legal) == 1:
-                return legal[0]
-            if len(legal) > 1:
-                listed = ", ".join(str(m) for m in legal)
-                raise AmbiguousMoveError(f"{t!r} can be played {len(legal)} ways; give one of: {listed}", legal)
+            moves = cast(MoveList, self.legal_actions())  # in play: always the MoveList
+            readings = [m for m in moves if m.codes[0] == cards.word and not m.is_pass]
+            if len(readings) == 1:
+                return readings[0]
+            if len(readings) > 1:
+                listed = ", ".join(str(m) for m in readings)
+                raise AmbiguousMoveError(f"{t!r} can be played {len(readings)} ways; give one of: {listed}",
+                                         readings)
             if not classify(cards, self._prules):
                 raise InvalidMoveError(f"{t!r} is not a valid combination (RULES.md 2)")
             if not cards <= self._hands[self._cur]:
@@ -1408,7 +1419,7 @@ class Game:
                 lines.append("  no landlord (redeal cap reached)")
         return "\n".join(lines)
 
-    def _key(self) -> tuple:
+    def _key(self) -> tuple[object, ...]:
         return (self._rules, self._room, self._beans, self._snapshot(), tuple(self.history),
                 tuple(self._deals[: self._round + 1]))
 

@@ -100,7 +100,7 @@ def to_record(game: Game) -> dict[str, Any]:
     return rec
 
 
-def _field(rec: dict, key: str, kind: type) -> Any:
+def _field(rec: dict[str, Any], key: str, kind: type) -> Any:
     if key not in rec:
         raise RecordError(f"the record has no {key!r}")
     v = rec[key]
@@ -217,8 +217,8 @@ def transcript(game: Game) -> str:
         e = rec["endgame"]
         out.append(f"end game: landlord {e['landlord']}, to move {e['to_move']}, last {e['last']} "
                    f"by {e['last_player']}")
-        for s, hand in enumerate(e["hands"]):
-            out.append(f"  seat {s}: {hand}")
+        for seat, hand in enumerate(e["hands"]):
+            out.append(f"  seat {seat}: {hand}")
     deals = rec.get("deals", [])
     replayed = replay(rec, check=False)
     while replayed.history:

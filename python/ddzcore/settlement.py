@@ -21,7 +21,7 @@ functions can also be called directly (the tests do).
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence
 
 __all__ = [
     "Room",
@@ -217,7 +217,7 @@ class Settlement:
             return None
         return self.landlord in self.winners
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (lists for tuples; the laizi fields only when set)."""
         d = asdict(self)
         for k, v in d.items():
@@ -230,9 +230,9 @@ class Settlement:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Settlement":
+    def from_dict(cls, d: dict[str, Any]) -> "Settlement":
         """The inverse of ``to_dict``.  Raises ``KeyError``/``TypeError`` for a bad dict."""
-        kw = {k: (tuple(v) if isinstance(v, list) else v) for k, v in d.items() if k != "spring"}
+        kw: dict[str, Any] = {k: (tuple(v) if isinstance(v, list) else v) for k, v in d.items() if k != "spring"}
         kw["multiplier"] = Multiplier(**d["multiplier"])
         return cls(**kw)
 
@@ -595,7 +595,7 @@ class FiveSettlement:
         """The losing side played no card (RULES.md 8)."""
         return self.multiplier.spring
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (lists for tuples)."""
         d = asdict(self)
         for k, v in d.items():
@@ -604,9 +604,9 @@ class FiveSettlement:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict) -> "FiveSettlement":
+    def from_dict(cls, d: dict[str, Any]) -> "FiveSettlement":
         """The inverse of ``to_dict``.  Raises ``KeyError``/``TypeError`` for a bad dict."""
-        kw = {k: (tuple(v) if isinstance(v, list) else v) for k, v in d.items()}
+        kw: dict[str, Any] = {k: (tuple(v) if isinstance(v, list) else v) for k, v in d.items()}
         kw["multiplier"] = FiveMultiplier(**d["multiplier"])
         return cls(**kw)
 
