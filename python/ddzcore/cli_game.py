@@ -278,6 +278,7 @@ _COMMON_OPTIONS = [
 
 
 _F = TypeVar("_F", bound=Callable[..., Any])
+_S = TypeVar("_S")
 
 
 def _common(f: _F) -> _F:
@@ -368,6 +369,25 @@ def play(seat: int, bot_names: str, record_path: Optional[str], preset: str, bid
         console.print(f"Record written to {record_path}")
 
 
+def _run_bot_games(console: Console, progress: bool, run: Callable[..., _S], n_games: int, *args: Any) -> _S:
+    """``run(n_games, *args)`` (``run_games`` or ``run_five_games``), with a
+    progress bar on ``console`` when ``progress``."""
+    if progress:
+        with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      TimeRemainingColumn(), console=console, transient=True) as bar:
+            task = bar.add_task("playing", total=n_games)
+            return run(n_games, *args, progress=lambda k: bar.update(task, completed=k))
+    return run(n_games, *args)
+
+
+def _stats_table(heading: str) -> Table:
+    """The two-column table of ``ddz simulate``."""
+    t = Table(title=heading)
+    t.add_column("measure")
+    t.add_column("value", justify="right")
+    return t
+
+
 @click.command()
 @click.option("--games", "n_games", type=click.IntRange(1), default=1000, show_default=True,
               help="How many games to play.")
@@ -386,17 +406,8 @@ def simulate(n_games: int, bot_names: str, progress: bool, preset: str, bidding:
     bots = _bot_list(bot_names, 3, seed)
     room = Room(coefficient=coefficient, rake=rake)
     bean_list = None if beans is None else [beans] * 3
-    if progress:
-        with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                      TimeRemainingColumn(), console=console, transient=True) as bar:
-            task = bar.add_task("playing", total=n_games)
-            stats = run_games(n_games, bots, seed, rules, room, bean_list,
-                              progress=lambda k: bar.update(task, completed=k))
-    else:
-        stats = run_games(n_games, bots, seed, rules, room, bean_list)
-    t = Table(title=f"{stats.games} games · bots {', '.join(b.name for b in bots)}")
-    t.add_column("measure")
-    t.add_column("value", justify="right")
+    stats = _run_bot_games(console, progress, run_games, n_games, bots, seed, rules, room, bean_list)
+    t = _stats_table(f"{stats.games} games · bots {', '.join(b.name for b in bots)}")
     played = stats.played or 1
     t.add_row("landlord wins", f"{stats.landlord_wins} ({stats.landlord_win_rate:.1%})")
     t.add_row("farmer wins", f"{stats.farmer_wins} ({stats.farmer_wins / played:.1%})")
@@ -618,18 +629,9 @@ def _simulate_five(n_games: int, bot_names: str, progress: bool, preset: str, do
     bots = _bot_list(bot_names, 5, seed)
     room = Room(coefficient=coefficient, rake=rake)
     bean_list = None if beans is None else [beans] * 5
-    if progress:
-        with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                      TimeRemainingColumn(), console=console, transient=True) as bar:
-            task = bar.add_task("playing", total=n_games)
-            stats = run_five_games(n_games, bots, seed, rules, room, bean_list,
-                                   progress=lambda k: bar.update(task, completed=k))
-    else:
-        stats = run_five_games(n_games, bots, seed, rules, room, bean_list)
+    stats = _run_bot_games(console, progress, run_five_games, n_games, bots, seed, rules, room, bean_list)
     n = stats.games
-    t = Table(title=f"{n} five-player games · bots {', '.join(b.name for b in bots)}")
-    t.add_column("measure")
-    t.add_column("value", justify="right")
+    t = _stats_table(f"{n} five-player games · bots {', '.join(b.name for b in bots)}")
     t.add_row("landlords' side wins", f"{stats.landlord_wins} ({stats.landlord_win_rate:.1%})")
     t.add_row("farmers' side wins", f"{stats.farmer_wins} ({stats.farmer_wins / n:.1%})")
     t.add_row("open landlord alone (一地主)", f"{stats.solo} ({stats.solo / n:.1%})")

@@ -76,10 +76,10 @@ from typing import Any, Callable, Optional, Sequence, Union, cast
 import numpy as np
 
 from .cards import RANK_CHARS, Hand, Rank
-from .errors import AmbiguousMoveError, IllegalActionError, InvalidCardsError, InvalidDealError, InvalidMoveError
-from .game import TERMINAL, Card, _beats, _card_rank, _ncards, _valid
+from .errors import IllegalActionError, InvalidCardsError, InvalidDealError, InvalidMoveError
+from .game import TERMINAL, Card, _beats, _card_rank, _GameBase, _ncards, _parse_enum, _valid
 from .generate import legal_moves
-from .moves import PASS, Combo, Move, MoveList, classify
+from .moves import PASS, Combo, Move, MoveList
 from .rules import Rules
 from .settlement import FiveMultiplier, FiveSettlement, Room, settle_five
 
@@ -264,20 +264,8 @@ class FiveAction(IntEnum):
     def parse(cls, text: "str | int") -> "FiveAction":
         """An action from its name (``"reveal"``, ``"no_double"``), Chinese
         term (``"亮出身份"``, ``"加倍"``) or value.  Raises ``InvalidMoveError``."""
-        if isinstance(text, (int, np.integer)) and not isinstance(text, bool):
-            try:
-                return cls(int(text))
-            except ValueError:
-                pass
-        elif isinstance(text, str):
-            t = text.strip().lower().replace("-", "_").replace(" ", "_")
-            if t in _FIVE_ALIASES:
-                return _FIVE_ALIASES[t]
-            try:
-                return cls[t.upper()]
-            except KeyError:
-                pass
-        raise InvalidMoveError(f"{text!r} is not a five-player action; one of: {' '.join(str(a) for a in cls)}")
+        return _parse_enum(cls, text, (int, np.integer), _FIVE_ALIASES,  # type: ignore[no-any-return]
+                           "a five-player action")
 
 
 _FIVE_ALIASES = {"亮出身份": FiveAction.REVEAL, "亮": FiveAction.REVEAL, "不亮": FiveAction.NO_REVEAL,
@@ -429,7 +417,7 @@ _REVEAL, _DOUBLE, _PLAY, _END = range(4)
 FiveActionLike = Union[FiveAction, Move, str, int]
 
 
-class FiveGame:
+class FiveGame(_GameBase):
     """A five-player two-deck Dou Dizhu game (五人斗地主, RULES.md 8), from
     the deal to the settlement.
 
@@ -459,6 +447,13 @@ class FiveGame:
     __slots__ = ("_rules", "_flags", "_room", "_beans", "_dealt", "_marked", "_mrank", "_open", "_hidden",
                  "_hands", "_face", "_ph", "_cur", "_queue", "_revealed", "_how", "_revealer", "_chosen",
                  "_doubles", "_last", "_lastp", "_bombs", "_plays", "_winner", "_hist")
+
+    _P_PLAY, _P_END, _PHASE, _ACTION, _ACTION_WHAT = _PLAY, _END, FivePhase, FiveAction, "a five-player action"
+    _NOT_LEGAL = "{a} is not legal for seat {seat} in the {phase} phase; legal: {legal}"
+    _PLAIN_MOVES = False  # a MarkedMove is played as such
+    _NO_WORDS = ("pass", "no", "p", "n", "放弃")
+    _NO_ACTION = _NO
+    _RULES_REF = "2, 8"
 
     def __init__(self, rules: Optional[Rules] = None, *, seed: "int | np.random.Generator | None" = None,
                  deal: Optional[Sequence[Any]] = None, marked: "FiveCard | str | int | None" = None,
@@ -600,17 +595,7 @@ class FiveGame:
          self._last, self._lastp) = snap
         self._queue, self._doubles = list(queue), list(doubles)
 
-    # -- the OpenSpiel-like vocabulary ---------------------------------------------------------
-    @property
-    def rules(self) -> Rules:
-        """The game's ``Rules`` (two decks)."""
-        return self._rules
-
-    @property
-    def room(self) -> Optional[Room]:
-        """The ``Room`` (``None``: analysis mode)."""
-        return self._room
-
+    # -- the OpenSpiel-like vocabulary (rules, room: _GameBase) --------------------------------
     @property
     def beans(self) -> Optional[tuple[int, ...]]:
         """Each player's carried beans before the game (``None``: unlimited)."""
@@ -753,30 +738,6 @@ class FiveGame:
                 return
         self._cur = p + 1 if p < 4 else 0
 
-    def _apply_other(self, action: Any) -> None:
-        if isinstance(action, str):
-            action = self.parse_action(action)
-        ph = self._ph
-        if ph == _END:
-            raise IllegalActionError("the game is over: no action is legal")
-        if ph == _PLAY:
-            if not isinstance(action, Move):
-                raise IllegalActionError(f"{action!r} is not a move; in play the actions are moves (RULES.md 3)")
-            self.apply(action)
-            return
-        if isinstance(action, Move) or not isinstance(action, (int, np.integer)) or isinstance(action, bool):
-            raise IllegalActionError(f"{action!r} is not an action of the {FivePhase(ph)} phase; "
-                                     f"legal: {', '.join(str(a) for a in self._flow_legal())}")
-        try:
-            a = FiveAction(int(action))
-        except ValueError:
-            raise IllegalActionError(f"{action!r} is not a five-player action") from None
-        legal = self._flow_legal()
-        if a not in legal:
-            raise IllegalActionError(f"{a} is not legal for seat {self._cur} in the {FivePhase(ph)} phase; "
-                                     f"legal: {', '.join(str(x) for x in legal)}")
-        self._flow(a)
-
     def _why_illegal(self, move: Move) -> str:
         p = self._cur
         hand = self._hands[p]
@@ -793,11 +754,8 @@ class FiveGame:
         """Undo the last action and return it (as recorded: a ``MarkedMove``
         when marked-face cards were played).  Raises ``IllegalActionError``
         when there is nothing to undo."""
-        if not self._hist:
-            raise IllegalActionError("nothing to undo")
-        entry = self._hist.pop()
+        entry = self._pop_entry()
         if len(entry) == 3:
-            self._restore(entry[2])
             return entry[1]  # type: ignore[no-any-return]
         p, rec, k, rev, last, lastp = entry
         c, i = rec._cards, rec._info
@@ -826,11 +784,6 @@ class FiveGame:
         g._plays = list(self._plays)
         g._hist = list(self._hist)
         return g
-
-    __copy__ = copy
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> "FiveGame":
-        return self.copy()
 
     # -- reading the state ----------------------------------------------------------------------
     @property
@@ -947,18 +900,6 @@ class FiveGame:
         """The concrete deal: (hand 0, ..., hand 4, bottom) as dealt."""
         return tuple(tuple(int.__new__(FiveCard, c) for c in part) for part in self._dealt)
 
-    @property
-    def last_move(self) -> Optional[Move]:
-        """The move to beat in play, ``None`` when the player to move leads."""
-        if self._ph != _PLAY or self._cur == self._lastp:
-            return None
-        return self._last
-
-    @property
-    def last_player(self) -> Optional[int]:
-        """Who played ``last_move`` (``None`` when the player to move leads)."""
-        return None if self.last_move is None else self._lastp
-
     def multiplier(self) -> FiveMultiplier:
         """The multiplier breakdown so far (RULES.md 8); the spring is known
         once the game is over."""
@@ -1038,47 +979,28 @@ class FiveGame:
         phase's "no").  Raises ``InvalidMoveError`` for unreadable text,
         ``AmbiguousMoveError`` (listing the readings) and
         ``IllegalActionError`` for cards that are no legal move here."""
-        if not isinstance(text, str):
-            raise InvalidMoveError(f"{text!r} is not action text")
-        t = text.strip()
-        low = t.lower()
-        ph = self._ph
-        if ph == _END:
-            raise IllegalActionError("the game is over: no action is legal")
-        if ph == _PLAY:
-            if low in ("pass", "p", "不出", "-", "no"):
-                return PASS
-            if " marked " in low:
-                body, k = low.rsplit(" marked ", 1)
-                if not k.strip().isdigit():
-                    raise InvalidMoveError(f"{t!r}: write MOVE marked K with K = 1 or 2")
-                base = self.parse_action(body)
-                if not isinstance(base, Move) or base.is_pass:
-                    raise InvalidMoveError(f"{t!r}: a pass plays no marked card")
-                return MarkedMove(base.move if isinstance(base, MarkedMove) else base, int(k))
-            if "|" in t:
-                return Move.parse(t, self._rules)
-            try:
-                cards = Hand(t, decks=2)
-            except InvalidCardsError as e:
-                raise InvalidMoveError(str(e)) from None
-            legal = [m for m in legal_moves(self._hands[self._cur], self.last_move, self._rules)
-                     if m._cards == cards.word and not m.is_pass]
-            if len(legal) == 1:
-                return legal[0]
-            if len(legal) > 1:
-                listed = ", ".join(str(m) for m in legal)
-                raise AmbiguousMoveError(f"{t!r} can be played {len(legal)} ways; give one of: {listed}", legal)
-            if not classify(cards, self._rules):
-                raise InvalidMoveError(f"{t!r} is not a valid combination (RULES.md 2, 8)")
-            if not _contains(self._hands[self._cur]._word, cards.word):
-                raise IllegalActionError(f"{t!r} is not in your hand {self._hands[self._cur]}")
-            raise IllegalActionError(f"{t!r} does not beat {self.last_move}")
-        if low in ("pass", "no", "p", "n", "放弃"):
-            return _NO[ph]
-        legal_flow = self._flow_legal()
-        if low in ("yes", "y") and len(legal_flow) == 2:
-            return legal_flow[1]
+        return self._parse_text(text)  # type: ignore[no-any-return]
+
+    def _parse_move(self, t: str, low: str) -> Move:
+        if " marked " in low:
+            body, k = low.rsplit(" marked ", 1)
+            if not k.strip().isdigit():
+                raise InvalidMoveError(f"{t!r}: write MOVE marked K with K = 1 or 2")
+            base = self.parse_action(body)
+            if not isinstance(base, Move) or base.is_pass:
+                raise InvalidMoveError(f"{t!r}: a pass plays no marked card")
+            return MarkedMove(base.move if isinstance(base, MarkedMove) else base, int(k))
+        if "|" in t:
+            return Move.parse(t, self._rules)
+        try:
+            cards = Hand(t, decks=2)
+        except InvalidCardsError as e:
+            raise InvalidMoveError(str(e)) from None
+        hand = self._hands[self._cur]
+        legal = [m for m in legal_moves(hand, self.last_move, self._rules) if m._cards == cards.word and not m.is_pass]
+        return self._one_reading(t, cards, legal, _contains(hand._word, cards.word), self._rules)
+
+    def _parse_flow(self, t: str, legal: list[Any]) -> FiveAction:
         return FiveAction.parse(t)
 
     def __repr__(self) -> str:

@@ -239,6 +239,27 @@ def _resolve_cards(parts: Sequence[Any], what: str) -> list[tuple[int, ...]]:
 
 # -- phases and actions ----------------------------------------------------------
 
+def _parse_enum(cls: Any, text: Any, ints: Any, aliases: dict[str, Any], what: str) -> Any:
+    """A member of the action enum ``cls`` from its value (an instance of
+    ``ints``, not a bool), its name in any case (``-`` or a space for ``_``)
+    or one of its ``aliases``.  Raises ``InvalidMoveError`` ("... is not
+    ``what``") otherwise."""
+    if isinstance(text, ints) and not isinstance(text, bool):
+        try:
+            return cls(int(text))
+        except ValueError:
+            pass
+    elif isinstance(text, str):
+        t = text.strip().lower().replace("-", "_").replace(" ", "_")
+        if t in aliases:
+            return aliases[t]
+        try:
+            return cls[t.upper()]
+        except KeyError:
+            pass
+    raise InvalidMoveError(f"{text!r} is not {what}; one of: {' '.join(str(a) for a in cls)}")
+
+
 class Phase(IntEnum):
     """The phases of a deal, in order (RULES.md 4-6)."""
 
@@ -287,20 +308,7 @@ class Action(IntEnum):
         """An action from its name (``"call"``, ``"no_rob"``, ``"bid_2"``),
         Chinese term (``"叫地主"``, ``"抢地主"``, ``"加倍"``) or value.
         Raises ``InvalidMoveError`` otherwise."""
-        if isinstance(text, int) and not isinstance(text, bool):
-            try:
-                return cls(text)
-            except ValueError:
-                pass
-        elif isinstance(text, str):
-            t = text.strip().lower().replace("-", "_").replace(" ", "_")
-            if t in _ACTION_ALIASES:
-                return _ACTION_ALIASES[t]
-            try:
-                return cls[t.upper()]
-            except KeyError:
-                pass
-        raise InvalidMoveError(f"{text!r} is not a game action; one of: {' '.join(str(a) for a in cls)}")
+        return _parse_enum(cls, text, int, _ACTION_ALIASES, "a game action")  # type: ignore[no-any-return]
 
 
 _ACTION_ALIASES = {
@@ -459,7 +467,160 @@ _GET_STATE = attrgetter(*_STATE)
 _LIST_AT = tuple(i for i, n in enumerate(_STATE) if n in ("_queue", "_hands", "_shows", "_doubles"))
 
 
-class Game:
+class _GameBase:
+    """What ``Game`` and ``FiveGame`` (``ddzcore.five``) share: the checked
+    dispatch of non-play actions, undo of flow actions, action text and the
+    move to beat.  Each game sets the class attributes below (its phase
+    values and enums, its words) and the state the methods read."""
+
+    __slots__ = ()
+
+    _P_PLAY: int  #: the play phase's value
+    _P_END: int  #: the end phase's value
+    _PHASE: Any  #: the phase enum
+    _ACTION: Any  #: the flow-action enum
+    _ACTION_WHAT: str  #: what an unknown action value is not ("an action")
+    _NOT_LEGAL: str  #: format of a flow action not legal here ({a}, {seat}, {phase}, {legal})
+    _PLAIN_MOVES: bool  #: play moves as plain ``Move`` objects (subclasses converted)
+    _NO_WORDS: tuple[str, ...]  #: text for the phase's "no" action
+    _NO_ACTION: dict[int, Any]  #: the "no" action of each flow phase
+    _RULES_REF: str  #: RULES.md sections of the combinations
+
+    _rules: Rules
+    _room: Optional[Room]
+    _ph: int
+    _cur: int
+    _last: Move
+    _lastp: int
+    _hands: list[Hand]
+    _hist: list[Any]
+
+    def _flow_legal(self) -> list[Any]:
+        raise NotImplementedError
+
+    def _flow(self, a: Any) -> None:
+        raise NotImplementedError
+
+    def _restore(self, snap: Any) -> None:
+        raise NotImplementedError
+
+    def apply(self, action: Any) -> None:
+        raise NotImplementedError
+
+    def copy(self) -> Any:
+        raise NotImplementedError
+
+    @property
+    def rules(self) -> Rules:
+        """The game's ``Rules``."""
+        return self._rules
+
+    @property
+    def room(self) -> Optional[Room]:
+        """The ``Room`` (``None``: analysis mode)."""
+        return self._room
+
+    @property
+    def last_move(self) -> Optional[Move]:
+        """The move to beat in play, ``None`` when the player to move leads."""
+        if self._ph != self._P_PLAY or self._cur == self._lastp:
+            return None
+        return self._last
+
+    @property
+    def last_player(self) -> Optional[int]:
+        """Who played ``last_move`` (``None`` when the player to move leads)."""
+        return None if self.last_move is None else self._lastp
+
+    def _apply_other(self, action: Any) -> None:
+        """``apply`` off its hot path: text, flow actions and what is not legal."""
+        if isinstance(action, str):
+            action = self.parse_action(action)
+        ph = self._ph
+        if ph == self._P_END:
+            raise IllegalActionError("the game is over: no action is legal")
+        if ph == self._P_PLAY:
+            if not isinstance(action, Move):
+                raise IllegalActionError(f"{action!r} is not a move; in play the actions are moves (RULES.md 3)")
+            if self._PLAIN_MOVES and type(action) is not Move:
+                action = Move._from_codes(*action.codes)
+            self.apply(action)
+            return
+        phase = self._PHASE(ph)
+        if isinstance(action, Move) or not isinstance(action, (int, np.integer)) or isinstance(action, bool):
+            raise IllegalActionError(f"{action!r} is not an action of the {phase} phase; "
+                                     f"legal: {', '.join(str(a) for a in self._flow_legal())}")
+        try:
+            a = self._ACTION(int(action))
+        except ValueError:
+            raise IllegalActionError(f"{action!r} is not {self._ACTION_WHAT}") from None
+        legal = self._flow_legal()
+        if a not in legal:
+            raise IllegalActionError(self._NOT_LEGAL.format(a=a, seat=self._cur, phase=phase,
+                                                            legal=", ".join(str(x) for x in legal)))
+        self._flow(a)
+
+    def _pop_entry(self) -> Any:
+        """Take the last history entry off for ``pop``; a flow action's
+        (a 3-tuple) is undone here, a move's is left to the game."""
+        if not self._hist:
+            raise IllegalActionError("nothing to undo")
+        entry = self._hist.pop()
+        if len(entry) == 3:
+            self._restore(entry[2])
+        return entry
+
+    def parse_action(self, text: str) -> Any:
+        """Read an action typed as text (see each game's ``parse_action``)."""
+        return self._parse_text(text)
+
+    def _parse_text(self, text: str) -> Any:
+        if not isinstance(text, str):
+            raise InvalidMoveError(f"{text!r} is not action text")
+        t = text.strip()
+        low = t.lower()
+        ph = self._ph
+        if ph == self._P_END:
+            raise IllegalActionError("the game is over: no action is legal")
+        if ph == self._P_PLAY:
+            if low in ("pass", "p", "不出", "-", "no"):
+                return PASS
+            return self._parse_move(t, low)
+        if low in self._NO_WORDS:
+            return self._NO_ACTION[ph]
+        legal = self._flow_legal()
+        if low in ("yes", "y") and len(legal) == 2:
+            return legal[1]
+        return self._parse_flow(t, legal)
+
+    def _parse_move(self, t: str, low: str) -> Move:
+        raise NotImplementedError
+
+    def _parse_flow(self, t: str, legal: list[Any]) -> Any:
+        raise NotImplementedError
+
+    def _one_reading(self, t: str, cards: Hand, readings: list[Move], held: bool, rules: Rules) -> Move:
+        """The move typed as ``cards`` (text ``t``) from its legal
+        ``readings``, or why there is none (``held``: the cards are in hand)."""
+        if len(readings) == 1:
+            return readings[0]
+        if len(readings) > 1:
+            listed = ", ".join(str(m) for m in readings)
+            raise AmbiguousMoveError(f"{t!r} can be played {len(readings)} ways; give one of: {listed}", readings)
+        if not classify(cards, rules):
+            raise InvalidMoveError(f"{t!r} is not a valid combination (RULES.md {self._RULES_REF})")
+        if not held:
+            raise IllegalActionError(f"{t!r} is not in your hand {self._hands[self._cur]}")
+        raise IllegalActionError(f"{t!r} does not beat {self.last_move}")
+
+    def __copy__(self) -> Any:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Any:
+        return self.copy()
+
+
+class Game(_GameBase):
     """A three-player Dou Dizhu game (RULES.md 3-6), from the deal to the settlement.
 
     ``Game(rules=None, *, seed=None, deal=None, first=None, room=None, beans=None, wild=None)``
@@ -495,6 +656,13 @@ class Game:
 
     __slots__ = ("_rules", "_room", "_beans", "_rng", "_fork", "_given", "_deals", "_hist",
                  "_endgame", "_laizi", "_draw", "_wilds") + _STATE
+
+    _P_PLAY, _P_END, _PHASE, _ACTION, _ACTION_WHAT = _PLAY, _END, Phase, Action, "an action"
+    _NOT_LEGAL = "{a} is not legal in the {phase} phase; legal: {legal}"
+    _PLAIN_MOVES = True
+    _NO_WORDS = ("pass", "no", "p", "不叫", "不要", "n")
+    _NO_ACTION = _NEGATIVE
+    _RULES_REF = "2"
 
     def __init__(self, rules: Optional[Rules] = None, *, seed: "int | np.random.Generator | None" = None,
                  deal: Any = None, first: "int | Sequence[int | None] | None" = None, room: Optional[Room] = None,
@@ -773,17 +941,7 @@ class Game:
         for i, (n, v) in enumerate(zip(_STATE, snap)):
             setattr(self, n, list(cast("list[object]", v)) if i in _LIST_AT else v)  # _LIST_AT: the lists
 
-    # -- the OpenSpiel-like vocabulary ---------------------------------------------------
-    @property
-    def rules(self) -> Rules:
-        """The game's ``Rules``."""
-        return self._rules
-
-    @property
-    def room(self) -> Optional[Room]:
-        """The ``Room`` (``None``: analysis mode)."""
-        return self._room
-
+    # -- the OpenSpiel-like vocabulary (rules, room: _GameBase) ---------------------------
     @property
     def beans(self) -> Optional[tuple[int, int, int]]:
         """Each player's carried beans before the game (``None``: unlimited)."""
@@ -882,32 +1040,6 @@ class Game:
                 return
         self._cur = p + 1 if p < 2 else 0
 
-    def _apply_other(self, action: Any) -> None:
-        if isinstance(action, str):
-            action = self.parse_action(action)
-        ph = self._ph
-        if ph == _END:
-            raise IllegalActionError("the game is over: no action is legal")
-        if ph == _PLAY:
-            if not isinstance(action, Move):
-                raise IllegalActionError(f"{action!r} is not a move; in play the actions are moves (RULES.md 3)")
-            if type(action) is not Move:
-                action = Move._from_codes(*action.codes)
-            self.apply(action)
-            return
-        if isinstance(action, Move) or not isinstance(action, (int, np.integer)) or isinstance(action, bool):
-            raise IllegalActionError(f"{action!r} is not an action of the {Phase(ph)} phase; "
-                                     f"legal: {', '.join(str(a) for a in self._flow_legal())}")
-        try:
-            a = Action(int(action))
-        except ValueError:
-            raise IllegalActionError(f"{action!r} is not an action") from None
-        legal = self._flow_legal()
-        if a not in legal:
-            raise IllegalActionError(f"{a} is not legal in the {Phase(ph)} phase; "
-                                     f"legal: {', '.join(str(x) for x in legal)}")
-        self._flow(a)
-
     def _flow(self, a: Action) -> None:
         p = self._cur
         self._hist.append((p, a, self._snapshot()))
@@ -993,11 +1125,8 @@ class Game:
     def pop(self) -> "Action | Move":
         """Undo the last action (or escape) and return it.  Raises
         ``IllegalActionError`` when there is nothing to undo."""
-        if not self._hist:
-            raise IllegalActionError("nothing to undo")
-        entry = self._hist.pop()
+        entry: "_PlayEntry | _FlowEntry" = self._pop_entry()
         if len(entry) == 3:
-            self._restore(entry[2])
             return entry[1]
         p, move, last, lastp = entry
         i = move._info
@@ -1035,11 +1164,6 @@ class Game:
         g._rng = self._rng
         g._fork = self._fork = True
         return g
-
-    __copy__ = copy
-
-    def __deepcopy__(self, memo: dict[int, object]) -> "Game":
-        return self.copy()
 
     # -- dense action ids (OpenSpiel style) ----------------------------------------------
     def _space(self) -> ActionSpace:
@@ -1201,18 +1325,6 @@ class Game:
         return [(f, tuple(tuple(int.__new__(Card, c) for c in part) for part in d))
                 for f, d in self._deals[: self._round + 1]]
 
-    @property
-    def last_move(self) -> Optional[Move]:
-        """The move to beat in play, ``None`` when the player to move leads."""
-        if self._ph != _PLAY or self._cur == self._lastp:
-            return None
-        return self._last
-
-    @property
-    def last_player(self) -> Optional[int]:
-        """Who played ``last_move`` (``None`` when the player to move leads)."""
-        return None if self.last_move is None else self._lastp
-
     def multiplier(self) -> Multiplier:
         """The multiplier breakdown so far (RULES.md 6); spring and
         anti-spring are known once the game is over.  Laizi games with the
@@ -1348,44 +1460,24 @@ class Game:
         ``AmbiguousMoveError`` (listing the readings) and
         ``IllegalActionError`` for cards that are no legal move here.
         """
-        if not isinstance(text, str):
-            raise InvalidMoveError(f"{text!r} is not action text")
-        t = text.strip()
-        low = t.lower()
-        ph = self._ph
-        if ph == _END:
-            raise IllegalActionError("the game is over: no action is legal")
-        if ph == _PLAY:
-            if low in ("pass", "p", "不出", "-", "no"):
-                return PASS
-            if "|" in t:
-                return Move.parse(t, self._prules)
-            try:
-                cards = Hand(t)
-            except InvalidCardsError as e:
-                raise InvalidMoveError(str(e)) from None
-            moves = cast(MoveList, self.legal_actions())  # in play: always the MoveList
-            readings = [m for m in moves if m.codes[0] == cards.word and not m.is_pass]
-            if len(readings) == 1:
-                return readings[0]
-            if len(readings) > 1:
-                listed = ", ".join(str(m) for m in readings)
-                raise AmbiguousMoveError(f"{t!r} can be played {len(readings)} ways; give one of: {listed}",
-                                         readings)
-            if not classify(cards, self._prules):
-                raise InvalidMoveError(f"{t!r} is not a valid combination (RULES.md 2)")
-            if not cards <= self._hands[self._cur]:
-                raise IllegalActionError(f"{t!r} is not in your hand {self._hands[self._cur]}")
-            raise IllegalActionError(f"{t!r} does not beat {self.last_move}")
-        if low in ("pass", "no", "p", "不叫", "不要", "n"):
-            return _NEGATIVE[ph]
-        legal = self._flow_legal()
-        if low in ("yes", "y") and len(legal) == 2:
-            return legal[1]
+        return self._parse_text(text)  # type: ignore[no-any-return]
+
+    def _parse_move(self, t: str, low: str) -> Move:
+        if "|" in t:
+            return Move.parse(t, self._prules)
+        try:
+            cards = Hand(t)
+        except InvalidCardsError as e:
+            raise InvalidMoveError(str(e)) from None
+        moves = cast(MoveList, self.legal_actions())  # in play: always the MoveList
+        readings = [m for m in moves if m.codes[0] == cards.word and not m.is_pass]
+        return self._one_reading(t, cards, readings, cards <= self._hands[self._cur], self._prules)
+
+    def _parse_flow(self, t: str, legal: list[Any]) -> "Action | Move":
         try:
             return Action.parse(t)
         except InvalidMoveError:
-            raise InvalidMoveError(f"{t!r} is not an action of the {Phase(ph)} phase; legal: "
+            raise InvalidMoveError(f"{t!r} is not an action of the {Phase(self._ph)} phase; legal: "
                                    f"{', '.join(str(a) for a in legal)}") from None
 
     def __repr__(self) -> str:
