@@ -50,9 +50,14 @@ def _print_moves(moves: Iterable[Move], as_json: bool) -> None:
 
 def _rules(preset: str, wild: str | None) -> Rules:
     try:
-        return Rules.preset(preset, wild=wild)
+        rules = Rules.preset(preset, wild=wild)
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="--wild") from None
+    if rules.laizi and rules.wild is None:
+        # The laizi preset is a room's game flow and scoring; moves need the wild rank.
+        raise click.BadParameter("the laizi preset needs the wild rank for move generation: add --wild RANK",
+                                 param_hint="--rules")
+    return rules
 
 
 @click.group()
@@ -95,6 +100,9 @@ def classify_cmd(cards: str, preset: str, wild: str | None, as_json: bool) -> No
         result = classify(cards, _rules(preset, wild))
     except DdzError as e:
         raise click.UsageError(str(e)) from None
+    if not result and not as_json:
+        click.echo(f"{cards} is not a combination under these rules (0 readings)")
+        return
     _print_moves(result, as_json)
 
 

@@ -122,7 +122,8 @@ def _show_state(console: Console, game: Game, human: int) -> None:
         extra = ""
         if seat in obs.shown:
             extra = "  shown: " + ranks_text(obs.shown[seat], obs.wild)
-        console.print(f"  {label}: {obs.card_counts[seat]} cards{extra}")
+        n = obs.card_counts[seat]
+        console.print(f"  {label}: {n} card{'s' * (n != 1)}{extra}")
     if obs.bottom is not None:
         console.print(f"  bottom cards: {ranks_text(obs.bottom, obs.wild)}")
     if obs.wild is not None:
@@ -485,7 +486,8 @@ def _five_show_state(console: Console, game: FiveGame, human: int) -> None:
     for seat in range(5):
         if seat != human:
             extra = f"  shown: {ranks_text(obs.shown[seat])}" if seat in obs.shown else ""
-            console.print(f"  {_five_name(seat, human, obs)}: {obs.card_counts[seat]} cards{extra}")
+            n = obs.card_counts[seat]
+            console.print(f"  {_five_name(seat, human, obs)}: {n} card{'s' * (n != 1)}{extra}")
     if obs.bottom is not None:
         console.print(f"  bottom cards (yours, unseen by the others): {ranks_text(obs.bottom)}")
     if obs.last_move is not None:
