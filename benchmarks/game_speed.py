@@ -44,47 +44,27 @@ from ddzcore import OPENSPIEL_FLOW, Game, PlayState, Rules, simulate
 TARGET = 50.0
 
 
-def openspiel_loop(game, n: int, rng: random.Random) -> tuple[int, int]:
-    """n random games through pyspiel; returns (games, decisions made)."""
-    decisions = 0
-    for _ in range(n):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes())
-                action = rng.choices(actions, probs)[0]
-            else:
-                action = rng.choice(state.legal_actions())
-                decisions += 1
-            state.apply_action(action)
-    return n, decisions
+def openspiel_loop(game, n: int, rng: random.Random, chance: str = "choices") -> tuple[int, int]:
+    """n random games through pyspiel; returns (games, decisions made).
 
-
-def openspiel_example_loop(game, n: int, rng: random.Random) -> tuple[int, int]:
-    """As example.py: np.random.choice for chance nodes."""
-    decisions = 0
-    for _ in range(n):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes())
-                action = np.random.choice(actions, p=probs)
-            else:
-                action = rng.choice(state.legal_actions())
-                decisions += 1
-            state.apply_action(action)
-    return n, decisions
-
-
-def openspiel_lean_loop(game, n: int, rng: random.Random) -> tuple[int, int]:
-    """A hand-tuned loop: uniform random.choice at chance nodes too (the deal is uniform)."""
+    chance: how chance nodes (the deal) are sampled -- "choices"
+    (random.choices with the probabilities), "numpy" (np.random.choice, as
+    OpenSpiel's example.py) or "uniform" (random.choice: the deal is uniform;
+    a hand-tuned loop).
+    """
     decisions = 0
     choice = rng.choice
     for _ in range(n):
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
-                action = choice(state.chance_outcomes())[0]
+                outcomes = state.chance_outcomes()
+                if chance == "uniform":
+                    action = choice(outcomes)[0]
+                else:
+                    actions, probs = zip(*outcomes)
+                    action = (rng.choices(actions, probs)[0] if chance == "choices"
+                              else np.random.choice(actions, p=probs))
             else:
                 action = choice(state.legal_actions())
                 decisions += 1
@@ -154,9 +134,9 @@ def main(argv: "list[str] | None" = None) -> int:
         contenders["OpenSpiel Python loop (random.choices)"] = \
             lambda k: openspiel_loop(game, args.os_games, random.Random(args.seed + k))
         contenders["OpenSpiel Python loop (np.random.choice, example.py)"] = \
-            lambda k: openspiel_example_loop(game, args.os_games, random.Random(args.seed + k))
+            lambda k: openspiel_loop(game, args.os_games, random.Random(args.seed + k), "numpy")
         contenders["OpenSpiel Python loop (random.choice, hand-tuned)"] = \
-            lambda k: openspiel_lean_loop(game, args.os_games, random.Random(args.seed + k))
+            lambda k: openspiel_loop(game, args.os_games, random.Random(args.seed + k), "uniform")
 
     best: dict[str, tuple[float, int, int]] = {}
     for k in range(args.repeat):
