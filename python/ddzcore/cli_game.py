@@ -9,6 +9,7 @@ terminal that supports them.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any, Callable, Optional, Sequence, TypeVar, cast
 
 import click
@@ -86,10 +87,10 @@ def move_text(move: Move, wild: Optional[Rank] = None) -> str:
     return f"{ranks_text(move.cards, wild)}  ({name})"
 
 
-def _points_text(points: "int | float") -> str:
-    """Signed points; laizi points are multiples of 0.25 (RULES.md 7)."""
-    if isinstance(points, float) and not points.is_integer():
-        return f"{points:+g}"
+def _points_text(points: "int | float | Fraction") -> str:
+    """Signed points; laizi points are exact fractions (docs/rules.md §7)."""
+    if points != int(points):
+        return f"{float(points):+g}"
     return f"{int(points):+d}"
 
 
@@ -361,7 +362,7 @@ def play(seat: int, bot_names: str, record_path: Optional[str], preset: str, bid
         console.print(f"Multiplier x{m.total}: initial {m.initial}, robs {m.robs}, {bombs}, "
                       f"show x{m.show}{', spring' if m.spring else ''}{', anti-spring' if m.anti_spring else ''}; "
                       f"doubles {list(s.doubles)}; base {s.base}"
-                      + ("; laizi: points x 0.25, at most 10000 per farmer." if s.laizi else "."))
+                      + ("; laizi: points x 0.25, each winner's gain at most 10000." if s.laizi else "."))
     console.print(_settlement_table(s, seat, beans is not None or rake > 0 or coefficient > 1))
     console.print(f"Your title for {_points_text(s.points[seat])} points: {title(s.points[seat])} "
                   f"({title(s.points[seat], english=True)})")

@@ -363,30 +363,41 @@ def _clone(rng: np.random.Generator) -> np.random.Generator:
 
 
 def _bombs_in(word: int) -> int:
-    """The most disjoint bombs and rockets a hand can form (RULES.md 6, escape)."""
+    """The most disjoint bombs and rockets a hand can form (docs/rules.md §6, escape)."""
     n = sum(1 for r in range(13) if (word >> (4 * r)) & 0xF == 4)
     return n + ((word >> 52) & 0xFF == 0x11)
 
 
-def _laizi_bombs_in(word: int, wild: Optional[int]) -> int:
-    """The most disjoint bombs a hand can form with its wild cards (RULES.md
-    6-7, laizi escape): hard bombs, the rocket, soft bombs (naturals of a
-    rank plus wild cards) and pure wild bombs.  Each bomb takes 4 cards and
-    a rank's naturals fit one bomb, so taking the soft bombs that need the
-    fewest wild cards first, then 4 spare wild cards per pure wild bomb, is
-    the most: e.g. 7 wild, ``"3337777"`` -> 3337 with 777 left (or 7777):
-    1 bomb; ``"33344777"`` -> 3337 and 4477: 2 bombs."""
+def _laizi_bombs_in(word: int, wild: Optional[int]) -> tuple[int, int]:
+    """The bombs of a laizi hand (docs/rules.md §6-7, escape): the most
+    disjoint bombs it can form with its wild cards, and among the ways to
+    form that many, the one with the most x4 bombs (laizi table).  Returns
+    ``(soft, big)``: soft bombs (naturals of a rank plus wild cards, x2) and
+    hard bombs, pure wild bombs and the rocket (x4).
+
+    Each bomb takes 4 cards and a rank's naturals fit one bomb: hard bombs
+    and the rocket need no wild card; with p pure wild bombs (4 wild cards
+    each) the spare wild cards complete the soft bombs that need the fewest
+    first; the largest total wins, then the most pure wild bombs.  E.g. 7
+    wild: ``"3337777"`` -> 3337 + 777 left, or 7777: one bomb, the pure one
+    (x4); ``"33344777"`` -> 3337 and 4477: two soft bombs; ``"44449"`` with
+    9 wild -> the hard bomb 4444 (x4), not the soft 4449."""
     counts = [(word >> (4 * r)) & 0xF for r in range(13)]
     spare = 0
     if wild is not None:
         spare, counts[wild] = counts[wild], 0
-    n = sum(1 for c in counts if c == 4) + ((word >> 52) & 0xFF == 0x11)
-    for need in sorted(4 - c for c in counts if 0 < c < 4):
-        if need > spare:
-            break
-        spare -= need
-        n += 1
-    return n + spare // 4
+    big = sum(1 for c in counts if c == 4) + ((word >> 52) & 0xFF == 0x11)
+    needs = sorted(4 - c for c in counts if 0 < c < 4)
+    best = (0, 0)
+    for pure in range(spare // 4 + 1):
+        left, soft = spare - 4 * pure, 0
+        for need in needs:
+            if need > left:
+                break
+            left -= need
+            soft += 1
+        best = max(best, (soft + pure, pure))
+    return best[0] - best[1], big + best[1]
 
 
 @lru_cache(maxsize=None)
@@ -875,9 +886,14 @@ class Game(_GameBase):
         self._start_calling()
 
     def _first_shower(self) -> Optional[int]:
-        for s in self._order(self._first):
-            if self._shows[s]:
-                return s
+        """The first player to show in time (docs/rules.md §5): the shows
+        before and during the deal are asked phase by phase, each in turn
+        from the first caller, so the first ``SHOW`` of this deal's history
+        is the earliest (a show before the deal before one during it, an
+        early show before a late one; turn order within a moment)."""
+        for entry in self._hist[self._round_start:]:
+            if entry[1] is Action.SHOW:
+                return entry[0]
         return None
 
     def _start_calling(self) -> None:
@@ -1346,40 +1362,51 @@ class Game(_GameBase):
             big_bombs=big,
         )
 
-    def escape_multiplier(self) -> int:
-        """M of the escape formula now (RULES.md 6): robs × show cards × 2
-        per bomb, counting bombs played and every bomb and rocket the hands
-        could still form (the bottom with the landlord once taken).
+    def deal_bombs(self) -> tuple[int, int]:
+        """The bombs of the deal (docs/rules.md §6, escape): for each hand as
+        dealt (the landlord's with the bottom once taken), the most disjoint
+        bombs and rockets it can form, whether played, broken up or still in
+        hand; so playing or breaking a bomb never lowers the count.  Returns
+        ``(x2, x4)``: bombs worth x2 and x4 in this room's scoring (happy
+        rooms and laizi ``"plain"`` scoring: all x2; the laizi table: soft
+        bombs x2, hard bombs, pure wild bombs and rockets x4, the ways with
+        the most bombs preferring x4 ones; wild cards count once the wild
+        rank is known).  An end game counts its starting hands."""
+        ll, bottom = self._landlord, self._bottom
+        words = [_cards_word(self._dealt[s]) + (bottom if s == ll else 0) for s in range(3)]
+        if not self._laizi:
+            return sum(map(_bombs_in, words)), 0
+        soft = big = 0
+        for w in words:
+            x2, x4 = _laizi_bombs_in(w, self._wild)
+            soft, big = soft + x2, big + x4
+        if self._rules.laizi_bombs == "plain":
+            return soft + big, 0
+        return soft, big
 
-        Laizi games (RULES.md 7): x2 per bomb of every kind (soft, hard,
-        pure wild, rocket), counting for each player the most disjoint
-        bombs the cards it held when play began (the landlord's with the
-        bottom) could form with its wild cards: played as bombs, played as
-        something else, or still in hand."""
+    def escape_multiplier(self) -> int:
+        """M of the escape formula now (docs/rules.md §6): 2 per rob × show
+        cards × the factors of the bombs of the deal (``deal_bombs``), every
+        one counted as played; without the room's initial multiplier and
+        doubling.  It picks the branch of the happy-room penalty; in laizi
+        rooms it is the multiplier the escaper's would-be loss is charged at."""
         show = combine_shows(self._shows, self._rules.show_combine)
-        if self._laizi:
-            w, ll = self._wild, self._landlord
-            bombs = sum(_laizi_bombs_in(_cards_word(self._dealt[s]) + (self._bottom if s == ll else 0), w)
-                        for s in range(3))
-            return escape_multiplier(self._robs, show, bombs)
-        bombs = self._bombs + sum(_bombs_in(h._word) for h in self._hands)
-        return escape_multiplier(self._robs, show, bombs)
+        return escape_multiplier(self._robs, show, *self.deal_bombs())
 
     def settlement(self) -> Settlement:
-        """The ``Settlement`` of the finished game (RULES.md 6): points,
+        """The ``Settlement`` of the finished game (docs/rules.md §6): points,
         multiplier breakdown, stakes, bean transfers, rake and net.  Laizi
-        games (RULES.md 7): the laizi table, X x 0.25 capped at 10000
-        points per farmer (points are floats), transfers rounded down to
-        whole beans, and the laizi escape formula.  Raises
+        games (docs/rules.md §7): the laizi table, X x 1/4 with each winner's
+        gain capped at 10000 points (exact ``Fraction`` points), transfers
+        rounded down to whole beans, and the laizi escape charge.  An escape
+        is charged at ``escape_multiplier()`` with the room's initial
+        multiplier and the doubling chosen so far.  Raises
         ``IllegalActionError`` while the game is not over."""
         if self._ph != _END:
             raise IllegalActionError("the game is not over: no settlement yet")
         room = self._room
         if self._escaped is not None:
-            if self._landlord is None:
-                m = 1
-            else:
-                m = self.escape_multiplier()
+            m = 1 if self._landlord is None else self.escape_multiplier()
             return settle_escape(self._escaped, self._landlord, self._base, m, self.multiplier(),
                                  self._doubles, room, self._beans, laizi=self._laizi)
         if self._landlord is None:
@@ -1389,10 +1416,12 @@ class Game(_GameBase):
 
     def returns(self) -> "list[int] | list[float]":
         """Points per seat (zero-sum; all 0 before the end; floats in laizi
-        games, RULES.md 7).  See ``settlement`` for beans."""
+        games, docs/rules.md §7, where ``settlement().points`` holds the exact
+        ``Fraction`` values).  See ``settlement`` for beans."""
         if self._ph != _END:
             return [0, 0, 0]
-        return list(self.settlement().points)
+        points = self.settlement().points
+        return [float(p) for p in points] if self._laizi else list(points)  # type: ignore[arg-type]
 
     # -- information sets --------------------------------------------------------------
     def _dealt_count(self) -> int:

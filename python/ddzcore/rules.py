@@ -22,6 +22,27 @@ _F_KICKER_BOMB = 16
 _F_TWO_DECKS = 32
 
 
+class _Unset:
+    """The default of a game-flow field whose value depends on ``laizi``
+    (resolved in ``Rules.__post_init__``)."""
+
+    def __repr__(self) -> str:
+        return "<by laizi>"
+
+
+_UNSET: Any = _Unset()
+
+#: The game-flow fields whose default depends on the room (docs/rules.md §5, §7):
+#: a happy room's value and a laizi room's.
+ROOM_DEFAULTS: dict[str, tuple[Any, Any]] = {
+    "show_start": (5, 4),
+    "show_deal_early": (4, 0),
+    "show_deal_late": (3, 0),
+    "show_bottom": (2, 2),
+    "show_combine": ("max", "product"),
+}
+
+
 @dataclass(frozen=True)
 class Rules:
     """A rule set.  Immutable and hashable; ``dataclasses.replace`` or
@@ -70,9 +91,14 @@ class Rules:
       ``wild`` fixes it, for analysis), and the game is scored by the laizi
       table with its 0.25 coefficient and 10000-point cap, and escapes by
       the laizi formula (RULES.md 6-7).  ``Rules.preset("laizi")`` adds
-      seed 002's game flow: show cards x4 before the deal, x2 after the
-      bottom, none during the deal, several shows multiplied.  A ``Game``
-      with ``wild`` set is a laizi game whether or not ``laizi`` is.
+      the laizi room's game flow too: the show-cards fields not given
+      take the laizi room's defaults (x4 before the deal, none during the
+      deal, x2 after the bottom, several shows multiplied), so
+      ``Rules(laizi=True)`` is ``Rules.preset("laizi")``; a show field given
+      explicitly keeps its value.  ``rules.replace(...)`` keeps that
+      distinction (a field given explicitly stays given, the others follow
+      ``laizi``); ``dataclasses.replace`` passes every field explicitly.  A
+      ``Game`` with ``wild`` set is a laizi game whether or not ``laizi`` is.
     - ``laizi_bombs``: laizi bomb scoring: ``"tiered"`` (seed 000's laizi
       table: soft bomb x2; hard bomb, pure wild bomb and rocket x4 each) or
       ``"plain"`` (seed 002: every bomb and the rocket x2).
@@ -92,12 +118,12 @@ class Rules:
     # -- game flow (RULES.md 4-6); not part of ``flags`` ----------------------
     bidding: str = "call_rob"
     rob_back: bool = True
-    show_start: int = 5
-    show_deal_early: int = 4
-    show_deal_late: int = 3
-    show_bottom: int = 2
+    show_start: int = _UNSET
+    show_deal_early: int = _UNSET
+    show_deal_late: int = _UNSET
+    show_bottom: int = _UNSET
     show_early_cards: int = 8
-    show_combine: str = "max"
+    show_combine: str = _UNSET
     doubling: bool = True
     max_redeals: "int | None" = None
     laizi: bool = False
@@ -109,9 +135,8 @@ class Rules:
         "rlcard": {"jokers_both_kickers": False, "wing_trio_adjacent": False},
         # OpenSpiel: 25,661 card sets as 26,053 readings.
         "openspiel": {"four_two": False, "jokers_both_kickers": False},
-        # Laizi rooms (RULES.md 7): seed 002's game flow; move generation as standard.
-        "laizi": {"laizi": True, "show_start": 4, "show_deal_early": 0, "show_deal_late": 0, "show_bottom": 2,
-                  "show_combine": "product"},
+        # Laizi rooms (docs/rules.md §7): their show cards follow from laizi; move generation as standard.
+        "laizi": {"laizi": True},
     }
 
     def __post_init__(self) -> None:
@@ -119,6 +144,13 @@ class Rules:
             v = getattr(self, f.name)
             if f.type in (bool, "bool") and not isinstance(v, bool):
                 raise ValueError(f"Rules.{f.name} must be True or False, not {v!r}")
+        given = []
+        for name, defaults in ROOM_DEFAULTS.items():
+            if getattr(self, name) is _UNSET:
+                object.__setattr__(self, name, defaults[self.laizi])
+            else:
+                given.append(name)
+        object.__setattr__(self, "_given", frozenset(given))
         if self.decks not in (1, 2):
             raise ValueError(f"Rules.decks must be 1 or 2, not {self.decks!r}")
         if self.two_jokers_above not in (4, 5, 6):
@@ -169,8 +201,19 @@ class Rules:
         return cls(**{**base, **overrides})
 
     def replace(self, **changes: Any) -> "Rules":
-        """A copy with some fields changed."""
-        return dataclasses.replace(self, **changes)
+        """A copy with some fields changed.  The show-cards fields this rule
+        set took from its room (not given explicitly) follow ``laizi`` in the
+        copy too: ``Rules().replace(laizi=True) == Rules.preset("laizi")``."""
+        kw = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
+              if f.name not in ROOM_DEFAULTS or f.name in self.given_flow}
+        kw.update(changes)
+        return type(self)(**kw)
+
+    @property
+    def given_flow(self) -> frozenset[str]:
+        """The show-cards fields of ``ROOM_DEFAULTS`` given explicitly (the
+        others took the happy or the laizi room's default)."""
+        return self._given  # type: ignore[attr-defined,no-any-return]
 
     @property
     def flags(self) -> int:

@@ -8,10 +8,11 @@ Units used throughout:
 - *beans* (欢乐豆) are points × the room coefficient N, moved between the
   players, minus the room's rake A.
 
-Laizi rooms (RULES.md 7, ``laizi=True`` below): the per-farmer points X are
-multiplied by ``LAIZI_COEFFICIENT`` (0.25) and capped at ``LAIZI_POINT_CAP``
-(10000), so points are floats (exact multiples of 0.25); beans stay whole
-numbers, each transfer X × N rounded down.
+Laizi rooms (docs/rules.md §7, ``laizi=True`` below): the per-farmer points
+X are multiplied by ``LAIZI_COEFFICIENT`` (1/4) and each winner's gain is
+capped at ``LAIZI_POINT_CAP`` (10000), so points are exact ``Fraction``
+values (never floats: no drift); beans stay whole numbers, each transfer
+X × N rounded down.
 
 Everything here is pure: ``Game.settlement()`` gathers the facts of a game
 and calls ``settle_game`` / ``settle_escape`` / ``settle_no_landlord``; the
@@ -21,7 +22,8 @@ functions can also be called directly (the tests do).
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any, Optional, Sequence
+from fractions import Fraction
+from typing import Any, Optional, Sequence, Union
 
 __all__ = [
     "Room",
@@ -40,10 +42,12 @@ __all__ = [
 ]
 
 Beans = Optional[Sequence[int]]
+#: Points: an ``int`` in happy rooms, an exact ``Fraction`` in laizi rooms.
+Points = Union[int, Fraction]
 
-#: The laizi coefficient (癞子系数, seed 000): laizi points are X × 0.25.
-LAIZI_COEFFICIENT = 0.25
-#: The laizi cap on one farmer's points X per game (seed 000: 上限为10000分).
+#: The laizi coefficient (癞子系数, docs/rules.md §7): laizi points are X × 1/4.
+LAIZI_COEFFICIENT = Fraction(1, 4)
+#: The laizi cap on what one winner gains per game, in points (docs/rules.md §7).
 LAIZI_POINT_CAP = 10000
 
 
@@ -147,24 +151,28 @@ def combine_shows(shows: Sequence[int], how: str = "max") -> int:
     raise ValueError(f"show combining must be 'max' or 'product', not {how!r}")
 
 
-def escape_multiplier(robs: int, show: int, bombs: int) -> int:
-    """M of the escape formula (RULES.md 6): ``2^robs × show × 2^bombs``,
-    where ``bombs`` counts every bomb and rocket, played or still formable in
-    a hand; the room's initial multiplier and doubling are left out."""
-    return (show << robs) << bombs
+def escape_multiplier(robs: int, show: int, bombs: int, big_bombs: int = 0) -> int:
+    """M of the escape formula (docs/rules.md §6): ``2^robs × show × 2^bombs
+    × 4^big_bombs``, where the bombs are the bombs of the deal (every bomb
+    and rocket each hand could form as dealt, played or not): ``bombs`` those
+    worth x2 (every bomb in happy rooms; soft bombs under the laizi table),
+    ``big_bombs`` those worth x4 (laizi table: hard, pure wild, rocket).
+    The room's initial multiplier and doubling are left out."""
+    return show << (robs + bombs + 2 * big_bombs)
 
 
-def escape_penalty(landlord: bool, base: int, m: int, laizi: bool = False) -> int:
-    """Points an escaper pays (RULES.md 6).  Happy rules: a landlord
-    ``base × 2 × (20 if M < 10 else 4M)``, a farmer
-    ``base × (10 if M < 10 else 2M)`` (exactly 10 takes the second branch).
-    Laizi rooms (``laizi=True``): a landlord ``base × 2 × 4M``, a farmer
-    ``base × 2M``, for every M (no coefficient, no cap)."""
-    if laizi:
-        return base * 2 * 4 * m if landlord else base * 2 * m
+def escape_penalty(landlord: bool, stake: int, m: int) -> int:
+    """Points a happy-room escaper pays (逃跑, docs/rules.md §6).
+
+    ``stake``: S, the escaper's points per unit of multiplier in a normal
+    loss (``base × initial multiplier × its doubling factor × each
+    opponent's``, summed over the opponents: 2 × base for a landlord without
+    doubling, base for a farmer); ``m``: M (``escape_multiplier``).  A
+    landlord pays ``20 × S`` if M < 10, else ``4 × S × M``; a farmer
+    ``10 × S`` or ``2 × S × M`` (exactly 10 takes the second branch)."""
     if landlord:
-        return base * 2 * (20 if m < 10 else 4 * m)
-    return base * (10 if m < 10 else 2 * m)
+        return 20 * stake if m < 10 else 4 * stake * m
+    return 10 * stake if m < 10 else 2 * stake * m
 
 
 @dataclass(frozen=True)
@@ -183,9 +191,10 @@ class Settlement:
       the landlord; for an escape, what each seat pays or receives.
     - ``points``: signed points per seat, summing to zero.
     - ``escape_multiplier``: M of the escape formula (escapes only).
-    - ``laizi``: settled as a laizi room (RULES.md 7): ``stakes`` and
-      ``points`` are floats, X already multiplied by ``LAIZI_COEFFICIENT``
-      and capped at ``LAIZI_POINT_CAP`` (escape penalties are not scaled).
+    - ``laizi``: settled as a laizi room (docs/rules.md §7): ``stakes`` and
+      ``points`` are exact ``Fraction`` values, X already multiplied by
+      ``LAIZI_COEFFICIENT`` and each winner's gain capped at
+      ``LAIZI_POINT_CAP`` (an escape penalty is 4 or 2 times such a loss).
     - ``transfers``: signed beans moved between players (sum zero), after
       floors at zero and the winners' cap.
     - ``rake``: beans the room took from each player (each ``>= 0``).
@@ -198,8 +207,8 @@ class Settlement:
     base: int
     multiplier: Multiplier
     doubles: tuple[int, int, int]
-    stakes: tuple[int, int, int]
-    points: tuple[int, int, int]
+    stakes: tuple[Points, Points, Points]
+    points: tuple[Points, Points, Points]
     transfers: tuple[int, int, int]
     rake: tuple[int, int, int]
     net: tuple[int, int, int]
@@ -227,6 +236,8 @@ class Settlement:
             del d["laizi"]
         if not d["multiplier"]["big_bombs"]:
             del d["multiplier"]["big_bombs"]
+        for k in ("stakes", "points"):
+            d[k] = [_points_json(v) for v in d[k]]
         return d
 
     @classmethod
@@ -234,7 +245,20 @@ class Settlement:
         """The inverse of ``to_dict``.  Raises ``KeyError``/``TypeError`` for a bad dict."""
         kw: dict[str, Any] = {k: (tuple(v) if isinstance(v, list) else v) for k, v in d.items() if k != "spring"}
         kw["multiplier"] = Multiplier(**d["multiplier"])
+        if d.get("laizi"):
+            for k in ("stakes", "points"):
+                kw[k] = tuple(Fraction(v) for v in d[k])
         return cls(**kw)
+
+
+def _points_json(v: Points) -> "int | float | str":
+    """Points in JSON: an int as itself; a laizi ``Fraction`` as a float when
+    that is exact (a power-of-two denominator, e.g. 2.75), else as the text
+    ``"10000/3"`` (``Fraction`` reads both back exactly)."""
+    if isinstance(v, Fraction):
+        d = v.denominator
+        return float(v) if d & (d - 1) == 0 else f"{v.numerator}/{d}"
+    return v
 
 
 # -- bean transfers ----------------------------------------------------------
@@ -387,29 +411,50 @@ def settle_game(landlord: int, landlord_won: bool, base: int, multiplier: Multip
                       tuple(points), transfers, rake, net)  # type: ignore[arg-type]
 
 
+def _laizi_points(landlord: int, landlord_won: bool, x: dict[int, int]) -> dict[int, Fraction]:
+    """Each farmer's points in a laizi room (docs/rules.md §7): ``x[f]`` is
+    farmer f's raw X (``base × multiplier × doubling``), worth X × 1/4; then
+    no winner gains more than ``LAIZI_POINT_CAP``: a winning farmer's X is
+    capped, a winning landlord's total is, each farmer's share shrinking in
+    proportion (so losers pay only what the winners receive)."""
+    pts = {f: v * LAIZI_COEFFICIENT for f, v in x.items()}
+    cap = LAIZI_POINT_CAP
+    if landlord_won:
+        total = sum(pts.values())
+        if total > cap:
+            pts = {f: p * cap / total for f, p in pts.items()}
+    else:
+        pts = {f: min(p, Fraction(cap)) for f, p in pts.items()}
+    return pts
+
+
+def _beans_of(points: Fraction, n: int) -> int:
+    """Whole beans for ``points`` at N = ``n`` beans a point, rounded down."""
+    return points.numerator * n // points.denominator
+
+
 def _settle_laizi_game(landlord: int, landlord_won: bool, base: int, multiplier: Multiplier,
                        doubles: Sequence[int], room: Room, beans: Beans) -> Settlement:
-    """``settle_game`` for a laizi room (RULES.md 7): points in exact
-    quarters, X capped per farmer, bean transfers rounded down."""
+    """``settle_game`` for a laizi room (docs/rules.md §7): exact points,
+    each winner's gain capped, bean transfers rounded down."""
     s = settle_game(landlord, landlord_won, base, multiplier, doubles, None, None)
     farmers = [(landlord + 1) % 3, (landlord + 2) % 3]
-    # In quarter points: X × 0.25 = raw / 4, capped at 10000 points.
-    quarters = {f: min(s.stakes[f], 4 * LAIZI_POINT_CAP) for f in farmers}
-    stakes = [0.0, 0.0, 0.0]
-    points = [0.0, 0.0, 0.0]
+    pts = _laizi_points(landlord, landlord_won, {f: int(s.stakes[f]) for f in farmers})
+    zero = Fraction(0)
+    stakes = [zero, zero, zero]
+    points = [zero, zero, zero]
     sign = 1 if landlord_won else -1
     for f in farmers:
-        x = quarters[f] / 4
-        stakes[f] = x
-        stakes[landlord] += x
-        points[landlord] += sign * x
-        points[f] -= sign * x
+        stakes[f] = pts[f]
+        stakes[landlord] += pts[f]
+        points[landlord] += sign * pts[f]
+        points[f] -= sign * pts[f]
     n = room.coefficient
     if landlord_won:
-        owed = {(f, landlord): quarters[f] * n // 4 for f in farmers}
+        owed = {(f, landlord): _beans_of(pts[f], n) for f in farmers}
         t = _transfers(farmers, [landlord], owed, beans, room.winner_cap)
     else:
-        owed = {(landlord, f): quarters[f] * n // 4 for f in farmers}
+        owed = {(landlord, f): _beans_of(pts[f], n) for f in farmers}
         t = _transfers([landlord], farmers, owed, beans, room.winner_cap)
     transfers, rake, net = _finish(t, room, beans)
     return Settlement(landlord, s.winners, None, base, multiplier, s.doubles, tuple(stakes),  # type: ignore[arg-type]
@@ -419,56 +464,73 @@ def _settle_laizi_game(landlord: int, landlord_won: bool, base: int, multiplier:
 def settle_escape(escaper: int, landlord: Optional[int], base: int, m: int,
                   multiplier: Optional[Multiplier] = None, doubles: Sequence[int] = (1, 1, 1),
                   room: Optional[Room] = None, beans: Beans = None, laizi: bool = False) -> Settlement:
-    """Settle an escape (逃跑, RULES.md 6; ``laizi``: the laizi formula).
+    """Settle an escape (逃跑, docs/rules.md §6; ``laizi``: §7's scoring).
 
     ``escaper``: the seat that left; ``landlord``: the landlord's seat, or
     ``None`` before there is one (then the escaper pays as a farmer with
-    M = 1 and base 1, shared by the other two); ``m``: the escape multiplier
-    M (see ``escape_multiplier``).  The penalty ``escape_penalty(...)``
-    points go to the opposing side, split equally; the escaper's teammate
-    neither pays nor receives.  Beans as in ``settle_game``: floors, the
+    M = 1, base 1 and no doubling, shared by the other two); ``m``: the
+    escape multiplier M (``escape_multiplier``: the bombs of the deal
+    counted as played, without the room's initial multiplier and doubling);
+    ``doubles``: the doubling factors (1 or 2) chosen so far; ``room``: N,
+    A, the room's initial multiplier, the winners' cap.  ``multiplier`` is
+    only reported.
+
+    Happy rooms: the penalty is ``escape_penalty(is landlord, S, M)`` points
+    with ``S = base × initial × Σ dbl(escaper) × dbl(opponent)`` over the
+    opponents.  Laizi rooms: the landlord pays 4 ×, a farmer 2 × the points
+    it would lose in a normal loss at multiplier ``initial × M`` under the
+    laizi scoring (X × 1/4, each winner's gain capped at 10000 points),
+    exact ``Fraction`` points.  The penalty goes to the opposing side, split
+    equally; the escaper's teammate neither pays nor receives.  Beans: each
+    share × N rounded down, then as in ``settle_game``: floors, the
     winners' cap, the equal split of a short payer, then the rake from
-    every player.  ``multiplier``/``doubles`` are only reported.
+    every player.
 
-    ``laizi`` (RULES.md 6-7): the penalty is ``escape_penalty(..., laizi=True)``
-    (a landlord base × 2 × 4M, a farmer base × 2M; before there is a
-    landlord, base 1 and M = 1: 2 points shared), neither scaled by the
-    laizi coefficient nor capped; points are reported as floats like every
-    laizi settlement.
-
-    Raises ``ValueError`` for a bad seat or beans list.
+    Raises ``ValueError`` for a bad seat, doubling factor or beans list.
     """
     room = room or Room()
     beans = _check_beans(beans)
     if escaper not in (0, 1, 2) or landlord not in (None, 0, 1, 2):
         raise ValueError(f"bad escaper {escaper!r} or landlord {landlord!r}")
+    dbl = tuple(doubles)
+    if len(dbl) != 3 or any(d not in (1, 2) for d in dbl):
+        raise ValueError(f"doubling factors must be three values of 1 or 2, not {doubles!r}")
     if landlord is None:
-        base, m = 1, 1
-        penalty = escape_penalty(False, base, m, laizi)
-        receivers = [(escaper + 1) % 3, (escaper + 2) % 3]
-    elif escaper == landlord:
-        penalty = escape_penalty(True, base, m, laizi)
+        base, m, dbl = 1, 1, (1, 1, 1)
+        lord = (escaper + 1) % 3  # charged as a farmer against one landlord
         receivers = [(escaper + 1) % 3, (escaper + 2) % 3]
     else:
-        penalty = escape_penalty(False, base, m, laizi)
-        receivers = [landlord]
-    share = penalty // len(receivers)  # penalties are even when shared
-    points = [0, 0, 0]
-    stakes = [0, 0, 0]
+        lord = landlord
+        receivers = [(escaper + 1) % 3, (escaper + 2) % 3] if escaper == landlord else [landlord]
+    unit = base * room.initial_multiplier
+    opponents = receivers if escaper == landlord else [lord]
+    penalty: Points
+    if laizi:
+        x = {f: unit * m * dbl[f] * dbl[lord] for f in ((lord + 1) % 3, (lord + 2) % 3)}
+        lost = _laizi_points(lord, escaper != lord, x)
+        loss = sum(lost.values(), Fraction(0)) if escaper == lord else lost[escaper]
+        penalty = (4 if escaper == landlord else 2) * loss
+        share: Points = penalty / len(receivers)
+    else:
+        stake = unit * sum(dbl[escaper] * dbl[o] for o in opponents)
+        penalty = escape_penalty(escaper == landlord, stake, m)
+        share = penalty // len(receivers)  # happy penalties are even when shared
+    points: list[Points] = [0, 0, 0]
+    stakes: list[Points] = [0, 0, 0]
+    if laizi:
+        points = [Fraction(0)] * 3
+        stakes = [Fraction(0)] * 3
     points[escaper] = -penalty
     stakes[escaper] = penalty
     for q in receivers:
         points[q] = share
         stakes[q] = share
     n = room.coefficient
-    owed = {(escaper, q): share * n for q in receivers}
+    owed = {(escaper, q): _beans_of(Fraction(share), n) for q in receivers}
     t = _transfers([escaper], receivers, owed, beans, room.winner_cap)
     transfers, rake, net = _finish(t, room, beans)
-    if laizi:
-        stakes = [float(v) for v in stakes]  # type: ignore[misc]
-        points = [float(v) for v in points]  # type: ignore[misc]
     return Settlement(landlord, tuple(sorted(receivers)), escaper, base, multiplier or Multiplier(),
-                      tuple(doubles), tuple(stakes), tuple(points),  # type: ignore[arg-type]
+                      dbl, tuple(stakes), tuple(points),  # type: ignore[arg-type]
                       transfers, rake, net, escape_multiplier=m, laizi=laizi)
 
 
@@ -509,7 +571,7 @@ TITLES: tuple[tuple[int, str, str], ...] = (
 )
 
 
-def title(points: int, english: bool = False) -> str:
+def title(points: "int | float | Fraction", english: bool = False) -> str:
     """The title (等级) for accumulated ``points`` (分): the highest rank whose
     threshold is reached (``TITLES``; under 30, and any negative total, is
     包身工).  ``english=True`` gives the English name."""
