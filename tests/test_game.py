@@ -153,14 +153,15 @@ def test_show_after_the_bottom_and_combining() -> None:
     assert g.shows == (0, 2, 5)
 
 
-def test_first_shower_is_by_turn_order_from_the_first_caller() -> None:
+def test_first_shower_is_the_first_in_time() -> None:
     # Seat 0 shows before the deal, seat 2 later in the deal; the first caller
-    # is 1: in turn order from 1 (1, 2, 0) the first shower is seat 2.
+    # is 1: in turn order from 1 (1, 2, 0) seat 2 would come first, but seat 0
+    # showed first in time and calls first (docs/rules.md §5, revision 3).
     g = Game(deal=DEAL_A, first=1)
     act(g, Action.NO_SHOW, Action.NO_SHOW, Action.SHOW)  # seats 1, 2, 0 before the deal
     act(g, Action.NO_SHOW, Action.SHOW)  # early: seats 1, 2
     no_shows(g)
-    assert g.phase == Phase.CALL and g.current_player() == 2
+    assert g.phase == Phase.CALL and g.current_player() == 0
 
 
 def test_landlord_who_already_showed_is_not_asked_again() -> None:

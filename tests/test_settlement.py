@@ -135,13 +135,14 @@ def test_scale_and_split_helpers() -> None:
 # -- escape (RULES.md 6) ---------------------------------------------------------
 
 @pytest.mark.parametrize("landlord, m, points", [
-    (True, 1, 40), (True, 9, 40),      # base 1 x 2 x 20 when M < 10
-    (True, 10, 80), (True, 16, 128),   # base 1 x 2 x 4M from M = 10 on
-    (False, 9, 10), (False, 10, 20), (False, 32, 64),  # farmer: 10, or 2M
+    (True, 1, 40), (True, 9, 40),      # S = base 1 x 2 opponents; 20 x S when M < 10
+    (True, 10, 80), (True, 16, 128),   # 4 x S x M from M = 10 on
+    (False, 9, 10), (False, 10, 20), (False, 32, 64),  # farmer (S = 1): 10 x S, or 2 x S x M
 ])
 def test_escape_penalty_branches(landlord: bool, m: int, points: int) -> None:
-    assert escape_penalty(landlord, 1, m) == points
-    assert escape_penalty(landlord, 3, m) == 3 * points
+    s = 2 if landlord else 1
+    assert escape_penalty(landlord, s, m) == points
+    assert escape_penalty(landlord, 3 * s, m) == 3 * points
 
 
 def test_escape_multiplier() -> None:
