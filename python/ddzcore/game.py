@@ -1421,7 +1421,7 @@ class Game(_GameBase):
         if self._ph != _END:
             return [0, 0, 0]
         points = self.settlement().points
-        return [float(p) for p in points] if self._laizi else list(points)  # type: ignore[arg-type]
+        return [float(p) for p in points] if self._laizi else [int(p) for p in points]
 
     # -- information sets --------------------------------------------------------------
     def _dealt_count(self) -> int:
