@@ -75,13 +75,15 @@ class Rules:
     - ``rob_back``: after someone robbed, the caller gets the last rob chance
       (RULES.md's decision).
     - ``show_start``, ``show_deal_early``, ``show_deal_late``, ``show_bottom``:
-      the show-cards (明牌) multipliers before the deal (5), during the deal
-      while holding at most ``show_early_cards`` cards (4), later in the deal
-      (3) and for the landlord after taking the bottom cards (2); 0 means that
-      chance to show is not offered.
+      the show-cards (明牌) multipliers before the deal (5; laizi room 4),
+      during the deal while holding at most ``show_early_cards`` cards (4;
+      laizi 0), later in the deal (3; laizi 0) and for the landlord after
+      taking the bottom cards (2); 0 means that chance to show is not
+      offered.  Not given, they follow ``laizi`` (``ROOM_DEFAULTS``).
     - ``show_early_cards``: dealt cards up to which a show is "early" (8).
     - ``show_combine``: several shows take the largest multiplier (``"max"``,
-      happy rules) or multiply together (``"product"``, laizi rules).
+      happy rooms' default) or multiply together (``"product"``, laizi
+      rooms' default).
     - ``doubling``: the doubling (加倍) round before play exists.
     - ``max_redeals``: redeals allowed after everybody passes the call
       (``None`` = no cap); past it the game ends with no landlord and a zero
@@ -89,9 +91,9 @@ class Rules:
     - ``laizi``: a laizi room (癞子场, RULES.md 7): once the landlord is
       decided a wild rank 3..2 is drawn at random and announced (unless
       ``wild`` fixes it, for analysis), and the game is scored by the laizi
-      table with its 0.25 coefficient and 10000-point cap, and escapes by
-      the laizi formula (RULES.md 6-7).  ``Rules.preset("laizi")`` adds
-      the laizi room's game flow too: the show-cards fields not given
+      table with its 1/4 coefficient and its 10000-point cap on each
+      winner's gain, and escapes by the laizi charge (RULES.md 6-7).  It
+      sets the laizi room's game flow too: the show-cards fields not given
       take the laizi room's defaults (x4 before the deal, none during the
       deal, x2 after the bottom, several shows multiplied), so
       ``Rules(laizi=True)`` is ``Rules.preset("laizi")``; a show field given
