@@ -31,10 +31,11 @@ Points RULES.md leaves open, decided here:
 
 - Show cards during the deal are two decision points: after
   ``Rules.show_early_cards`` (8) dealt cards (x4) and after all 17 (x3);
-  showing earlier within either window cannot change anything, since "the
-  first player to show" is by turn order.  The shows before and during the
-  deal are asked in turn from the randomly chosen first caller, who is
-  drawn with each deal (before anyone shows).
+  showing earlier within either window cannot change anything (the first
+  player to show is the first in time, and within one moment the first in
+  turn order).  The shows before and during the deal are asked in turn
+  from the randomly chosen first caller, who is drawn with each deal
+  (before anyone shows).
 - After everybody passes with no show, the whole round starts again: a new
   deal, a new random first caller, the show offers again.
 - Point bidding with a show and three passes: the first shower becomes
@@ -57,9 +58,10 @@ Laizi rooms (``Rules(laizi=True)`` / ``Rules.preset("laizi")``, RULES.md 7):
 - ``Rules(wild="7")`` fixes the wild rank instead (puzzles, end games): it
   is public from the start, and the game is a laizi game all the same.
 - Escape: the bombs counted are, for each player, the most disjoint bombs
-  (soft, hard, pure wild, rocket) that the cards it held at the start of
-  play (the bottom with the landlord) could form with its wild cards, so
-  every bomb counts whether it was played as a bomb, as another
+  (soft, hard, pure wild, rocket; the most x4 ones among equal counts)
+  that the cards it was dealt (the bottom with the landlord) could form
+  with its wild cards, so every bomb counts whether it was played as a
+  bomb, as another
   combination, or not yet (RULES.md 6-7: "whatever they were played as").
 - Dense move ids (``action_id`` in play) are not defined for laizi games:
   the move set depends on the wild rank and holds about 1.7 million moves.

@@ -370,10 +370,13 @@ def settle_game(landlord: int, landlord_won: bool, base: int, multiplier: Multip
     ``X × N`` (floored at what it has), a winner receives what is paid
     (capped by what it carried), then every player pays the rake A.
 
-    ``laizi`` (RULES.md 7): X is then multiplied by ``LAIZI_COEFFICIENT``
-    (0.25) and capped at ``LAIZI_POINT_CAP`` (10000) points per farmer, so
-    stakes and points are floats (multiples of 0.25); each transfer X × N
-    is rounded down to whole beans (the landlord's is the sum of the two).
+    ``laizi`` (docs/rules.md §7): X is then multiplied by
+    ``LAIZI_COEFFICIENT`` (1/4) and no winner gains more than
+    ``LAIZI_POINT_CAP`` (10000) points: a winning farmer's X is capped, a
+    winning landlord's total is, each farmer's share shrinking in
+    proportion; stakes and points are exact ``Fraction`` values; each
+    transfer X × N is rounded down to whole beans (the landlord's is the
+    sum of the two).
 
     Raises ``ValueError`` for a bad seat, doubling factor or beans list.
     """
