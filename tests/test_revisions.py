@@ -8,16 +8,20 @@ M the escape multiplier (docs/rules.md §6), X a farmer's points.
 from __future__ import annotations
 
 import json
+import random
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from ddzcore import Action, Game, Hand, Rank, Multiplier, RecordError, Room, Rules, settle_escape, settle_game
+from ddzcore import (Action, Game, Hand, Multiplier, Rank, RecordError, Room, Rules, Settlement, settle_escape,
+                     settle_game)
 from ddzcore.game import _laizi_bombs_in
 from ddzcore.records import VERSION, dumps, load, loads, to_record
 
-from test_game import DEAL_A, act, deal_with, no_shows
+from test_game import DEAL_A, act, deal_with
 
 V1 = Path(__file__).parent / "data" / "records_v1"
 
@@ -352,3 +356,45 @@ def test_a_version_1_record_that_no_longer_replays_says_why() -> None:
     rec["actions"] = actions[:7] + ["0 no_call", "1 no_call", "2 no_call"]
     with pytest.raises(RecordError, match="version 1"):
         loads(json.dumps(rec))
+
+
+# -- exactness, conservation, replay -------------------------------------------------------------
+
+@settings(max_examples=300, deadline=None)
+@given(escaper=st.integers(0, 2), landlord=st.one_of(st.none(), st.integers(0, 2)), m=st.integers(1, 2**20),
+       doubles=st.tuples(*[st.sampled_from([1, 2])] * 3), initial=st.integers(1, 50), n=st.integers(1, 2000),
+       rake=st.integers(0, 50), laizi=st.booleans(),
+       beans=st.one_of(st.none(), st.lists(st.integers(0, 10**7), min_size=3, max_size=3)))
+def test_escapes_are_exact_and_conserve_beans(escaper: int, landlord: "int | None", m: int, doubles: tuple,
+                                              initial: int, n: int, rake: int, laizi: bool,
+                                              beans: "list[int] | None") -> None:
+    """Any escape (docs/rules.md §6-7): points sum to zero exactly (Fractions in laizi rooms, never
+    floats), beans move only between players apart from the rake, nobody below zero, the
+    escaper's partner untouched, and the settlement survives its JSON form."""
+    s = settle_escape(escaper, landlord, 1, m, doubles=doubles, beans=beans, laizi=laizi,
+                      room=Room(coefficient=n, rake=rake, initial_multiplier=initial))
+    assert sum(s.points) == 0 and sum(s.transfers) == 0 and sum(s.net) == -sum(s.rake)
+    assert not any(isinstance(v, float) for v in s.points + s.stakes)
+    assert s.points[escaper] < 0 and s.transfers[escaper] <= 0
+    if landlord is not None and escaper != landlord:
+        assert s.points[3 - escaper - landlord] == 0 and s.transfers[3 - escaper - landlord] == 0
+    if beans is not None:
+        assert all(b + x >= 0 for b, x in zip(beans, s.net))
+    assert Settlement.from_dict(json.loads(json.dumps(s.to_dict()))) == s
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_laizi_games_with_escapes_replay_to_the_same_settlement(seed: int) -> None:
+    """Random laizi-room games (docs/rules.md §7), some ended by an escape mid-play, settle the
+    same after a record round trip."""
+    rng = random.Random(seed)
+    g = Game(Rules(laizi=True), seed=seed, room=Room(coefficient=7, rake=1, initial_multiplier=3),
+             beans=[5000, 800, 100000])
+    for _ in range(rng.randrange(5, 40)):
+        if g.is_terminal():
+            break
+        g.apply(rng.choice(list(g.legal_actions())))
+    if not g.is_terminal():
+        g.escape(rng.randrange(3))
+    again = loads(dumps(g))
+    assert again.settlement() == g.settlement() and again == g
