@@ -215,7 +215,7 @@ class Rules:
     def given_flow(self) -> frozenset[str]:
         """The show-cards fields of ``ROOM_DEFAULTS`` given explicitly (the
         others took the happy or the laizi room's default)."""
-        return self._given  # type: ignore[attr-defined,no-any-return]
+        return self.__dict__.get("_given", frozenset())  # type: ignore[no-any-return]
 
     @property
     def flags(self) -> int:

@@ -414,7 +414,7 @@ def settle_game(landlord: int, landlord_won: bool, base: int, multiplier: Multip
                       tuple(points), transfers, rake, net)  # type: ignore[arg-type]
 
 
-def _laizi_points(landlord: int, landlord_won: bool, x: dict[int, int]) -> dict[int, Fraction]:
+def _laizi_points(landlord_won: bool, x: dict[int, int]) -> dict[int, Fraction]:
     """Each farmer's points in a laizi room (docs/rules.md §7): ``x[f]`` is
     farmer f's raw X (``base × multiplier × doubling``), worth X × 1/4; then
     no winner gains more than ``LAIZI_POINT_CAP``: a winning farmer's X is
@@ -442,7 +442,7 @@ def _settle_laizi_game(landlord: int, landlord_won: bool, base: int, multiplier:
     each winner's gain capped, bean transfers rounded down."""
     s = settle_game(landlord, landlord_won, base, multiplier, doubles, None, None)
     farmers = [(landlord + 1) % 3, (landlord + 2) % 3]
-    pts = _laizi_points(landlord, landlord_won, {f: int(s.stakes[f]) for f in farmers})
+    pts = _laizi_points(landlord_won, {f: int(s.stakes[f]) for f in farmers})
     zero = Fraction(0)
     stakes = [zero, zero, zero]
     points = [zero, zero, zero]
@@ -510,7 +510,7 @@ def settle_escape(escaper: int, landlord: Optional[int], base: int, m: int,
     penalty: Points
     if laizi:
         x = {f: unit * m * dbl[f] * dbl[lord] for f in ((lord + 1) % 3, (lord + 2) % 3)}
-        lost = _laizi_points(lord, escaper != lord, x)
+        lost = _laizi_points(escaper != lord, x)
         loss = sum(lost.values(), Fraction(0)) if escaper == lord else lost[escaper]
         penalty = (4 if escaper == landlord else 2) * loss
         share: Points = penalty / len(receivers)
@@ -518,11 +518,8 @@ def settle_escape(escaper: int, landlord: Optional[int], base: int, m: int,
         stake = unit * sum(dbl[escaper] * dbl[o] for o in opponents)
         penalty = escape_penalty(escaper == landlord, stake, m)
         share = penalty // len(receivers)  # happy penalties are even when shared
-    points: list[Points] = [0, 0, 0]
-    stakes: list[Points] = [0, 0, 0]
-    if laizi:
-        points = [Fraction(0)] * 3
-        stakes = [Fraction(0)] * 3
+    zero: Points = Fraction(0) if laizi else 0
+    points, stakes = [zero] * 3, [zero] * 3
     points[escaper] = -penalty
     stakes[escaper] = penalty
     for q in receivers:
