@@ -78,3 +78,16 @@ def test_nothing_cites_documents_outside_the_repository() -> None:
             if FOREIGN.search(line):
                 hits.append(f"{path.relative_to(ROOT)}:{i}: {line.strip()[:100]}")
     assert not hits, "cite docs/rules.md §N instead (.ci/cite_rule_book.py rewrites most):\n" + "\n".join(hits)
+
+
+def test_the_worked_bean_example_of_section_6() -> None:
+    """docs/rules.md §6: N = 100, A = 10, one rob, a show after the bottom, one bomb (x8); the
+    landlord (seat 0) and seat 1 doubled; the landlord wins."""
+    from ddzcore import Multiplier, settle_game
+
+    m = Multiplier(robs=1, bombs=1, show=2)
+    s = settle_game(0, True, 1, m, (2, 2, 1), Room(coefficient=100, rake=10))
+    assert m.total == 8 and s.points == (48, -32, -16) and s.transfers == (4800, -3200, -1600)
+    assert s.rake == (10, 10, 10) and s.net == (4790, -3210, -1610)
+    s = settle_game(0, True, 1, m, (2, 2, 1), Room(coefficient=100, rake=10), beans=[10000, 50000, 1000])
+    assert s.transfers == (4200, -3200, -1000) and s.rake == (10, 10, 0) and s.net[0] == 4190
