@@ -18,16 +18,17 @@ from pathlib import Path
 
 SUFFIXES = {".py", ".pyx", ".pxd", ".pyi", ".md", ".txt", ".json"}
 NUM = r"\d(?:\s*(?:-|–|to|and|,)\s*\d)*"
-SECTIONS = re.compile(r"RULES\.md(?:'s)?,?\s+(?:sections?\s+)?(" + NUM + r")(?!\d)")
+SECTIONS = re.compile(r"RULES\.md(?:'s)?,?(\s+)(?:sections?\s+)?(" + NUM + r")(?!\d)")
 LEFT = re.compile(r"RULES\.md|[Ss]eeds?\s*0\d\d|\bshared/|\.\./shared")
 
 
 def _sections(m: re.Match[str]) -> str:
-    parts = re.split(r"\s*(-|–|to|and|,)\s*", m.group(1))
+    parts = re.split(r"\s*(-|–|to|and|,)\s*", m.group(2))
     out = "§" + parts[0]
     for sep, n in zip(parts[1::2], parts[2::2]):
         out += f"-{n}" if sep in ("-", "–", "to") else f", §{n}"
-    return "docs/rules.md " + out
+    space = m.group(1) if "\n" in m.group(1) else " "  # keep a line break where the citation wrapped
+    return "docs/rules.md" + space + out
 
 
 def rewrite(text: str) -> str:
