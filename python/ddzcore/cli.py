@@ -110,6 +110,9 @@ if __name__ == "__main__":  # pragma: no cover
     main()
 
 from .cli_game import play, simulate  # noqa: E402  (the game commands, RULES.md 3-6)
+from .cli_replay import replay_cmd, view_cmd  # noqa: E402  (records: terminal and HTML replays)
 
 main.add_command(play)
 main.add_command(simulate)
+main.add_command(replay_cmd)
+main.add_command(view_cmd)
