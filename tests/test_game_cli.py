@@ -48,8 +48,8 @@ def test_play_types_cards() -> None:
     code, out = run(["play", "--seed", str(seed), "--bidding", "points", "--no-shows", "--no-doubling",
                      "--bots", "random"], f"3\nBR3\n{typed}\n" + "#1\n" * 300)
     assert code == 0, out
-    assert "You: bid 3" in out and "You are the landlord" in out
-    assert "You do not hold B R 3" in out or "B R 3 is not a combination" in out  # explained in screen notation
+    assert "You: bid 3" in out and "You are the landlord (地主)" in out
+    assert "You do not hold 3 B R" in out  # explained in screen notation
     shown = "10" if low == "T" else low
     assert f"You (landlord): {shown}  (single)" in out
 

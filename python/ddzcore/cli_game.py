@@ -111,7 +111,7 @@ def _confirm(console: Console, question: str, how: str) -> Optional[str]:
     """Ask ``question [y/N]``; the way the player leaves (``how``, or how the
     answer ended: Ctrl-C or end of input leave too), or ``None`` to stay."""
     try:
-        answer = _ask(console, f"[bold yellow]{escape(question)}[/] [y/N] ")
+        answer = _ask(console, f"[bold yellow]{escape(question)}[/] {escape('[y/N]')} ")
     except _Leave as again:
         return again.how if again.how == "interrupt" else how
     return how if answer.strip().lower() in ("y", "yes") else None
@@ -292,7 +292,8 @@ class _ThreeSeat(_Seat):
                           f"{self.name(obs.last_player)}")  # type: ignore[arg-type]
         role = "" if obs.landlord is None else ("landlord, " if obs.landlord == human else "farmer, ")
         line = Text(f" Your hand ({role}{len(obs.hand)}): " if len(obs.hand) else " Your hand: not dealt yet")
-        line.append_text(cards_text(obs.cards, obs.wild))
+        if obs.cards:
+            line.append_text(cards_text(obs.cards, obs.wild))
         console.print(line)
 
 
@@ -465,7 +466,7 @@ def _write_record(console: Console, game: "Game | FiveGame", path: Optional[str]
         return
     try:
         save(game, path)
-        console.print(f"Record written to {path}")
+        console.print(f"Record written to {escape(path)}", soft_wrap=True)
         return
     except OSError as e:
         problem = f"{e.strerror or e}"
@@ -476,8 +477,8 @@ def _write_record(console: Console, game: "Game | FiveGame", path: Optional[str]
             save(game, fallback)
         except OSError:
             continue
-        console.print(f"[yellow]Could not write the record to {path} ({problem}); "
-                      f"it was saved to {fallback} instead.[/]")
+        console.print(f"[yellow]Could not write the record to {escape(path)} ({problem}); "
+                      f"it was saved to {escape(str(fallback))} instead.[/]", soft_wrap=True)
         return
     console.print(f"[red]Could not write the record to {path} ({problem}) nor to a fallback file.[/]")
 
@@ -566,8 +567,8 @@ def _three_announce(console: Console, me: _ThreeSeat) -> Callable[[Any], None]:
         if game.redeals != before.redeals:
             console.print("[yellow]Everybody passed: the cards are dealt again.[/]")
         if before.landlord is None and game.landlord is not None:
-            console.print(f"[bold]{me.name(game.landlord)} {'are' if game.landlord == me.seat else 'is'} "
-                          f"the landlord[/] and takes the bottom cards: {ranks_text(game.bottom)}")
+            who = "You are" if game.landlord == me.seat else f"Seat {game.landlord} is"
+            console.print(f"[bold]{who} the landlord (地主)[/] and takes the bottom cards: {ranks_text(game.bottom)}")
             if game.wild is not None and game.rules.wild is None:
                 w = game.wild.char.replace("T", "10")
                 console.print(f"[bold magenta]Wild rank (癞子) drawn: {w}[/]: the four {w}s are wild "
