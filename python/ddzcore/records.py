@@ -201,7 +201,7 @@ def loads(text: str, check: bool = True) -> Game:
     try:
         record = json.loads(text)
     except json.JSONDecodeError as e:
-        if not text[e.pos:].strip():
+        if not text[e.pos:].strip() or e.msg.startswith("Unterminated string"):  # the text stops short
             raise RecordError(f"the record is truncated: its JSON stops at line {e.lineno}, column {e.colno} "
                               f"({e.msg})") from None
         raise RecordError(f"the record is not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
