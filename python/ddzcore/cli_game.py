@@ -465,7 +465,7 @@ def _write_record(console: Console, game: "Game | FiveGame", path: Optional[str]
     if path is None:
         return
     try:
-        save(game, path)
+        save(game, path)  # type: ignore[arg-type]  # a FiveGame gives its own record
         console.print(f"Record written to {escape(path)}", soft_wrap=True)
         return
     except OSError as e:
@@ -474,7 +474,7 @@ def _write_record(console: Console, game: "Game | FiveGame", path: Optional[str]
     for folder in (Path.cwd(), Path(tempfile.gettempdir())):
         fallback = folder / f"ddz-record-{stamp}-{os.getpid()}.json"
         try:
-            save(game, fallback)
+            save(game, fallback)  # type: ignore[arg-type]
         except OSError:
             continue
         console.print(f"[yellow]Could not write the record to {escape(path)} ({problem}); "
@@ -694,8 +694,8 @@ def play(seat: int, bot_names: str, record_path: Optional[str], preset: str, bid
     if s.escaped is not None:
         roles[s.escaped] += " (escaped)"
     console.print(_settlement_table(names, roles, s.points, s, beans is not None or rake > 0 or coefficient > 1))
-    console.print(f"Your title for {points_text(s.points[seat])} points: {title(s.points[seat])} "  # type: ignore[arg-type]
-                  f"({title(s.points[seat], english=True)})")  # type: ignore[arg-type]
+    console.print(f"Your title for {points_text(s.points[seat])} points: {title(s.points[seat])} "
+                  f"({title(s.points[seat], english=True)})")
     _write_record(console, game, record_path)
     if left is not None and _EXIT[left]:
         raise click.exceptions.Exit(_EXIT[left])

@@ -122,8 +122,8 @@ def frames(game: "Game | FiveGame") -> list[Frame]:
         if not five and action == Action.ESCAPE and not isinstance(action, Move):
             g.escape(seat)  # type: ignore[union-attr]
         else:
-            g.apply(action)  # type: ignore[arg-type]
-        words = five_action_words(action) if five else action_words(action, g.wild)  # type: ignore[arg-type, union-attr]
+            g.apply(action)
+        words = five_action_words(action) if five else action_words(action, g.wild)  # type: ignore[union-attr]
         if isinstance(action, Move):
             trick = [] if lead else trick
             trick.append([seat, words])

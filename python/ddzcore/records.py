@@ -122,7 +122,8 @@ def replay(record: "dict[str, Any] | str | os.PathLike[str]", check: bool = True
     record gives a ``FiveGame`` (``FiveGame.from_record``, RULES.md 8).
     """
     if isinstance(record, (str, os.PathLike)):  # a file's path, or a record's JSON text
-        return loads(record, check) if str(record).lstrip().startswith("{") else load(record, check)
+        text = os.fspath(record)
+        return loads(text, check) if text.lstrip().startswith("{") else load(text, check)
     if isinstance(record, dict) and record.get("format") == "ddzcore-five":
         from .five import FiveGame
 
