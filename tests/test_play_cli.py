@@ -273,3 +273,10 @@ def test_each_turn_fits_80x24_with_the_hand_visible(players: str, seat: str) -> 
         assert len(block) <= 23, "\n".join(block)  # with the line being typed: 24
         assert any("Your hand" in line for line in block), "\n".join(block)
         assert any(line.startswith(" Multiplier x") for line in block)
+
+
+def test_the_hand_comes_back_after_a_few_replies_and_five_players_can_leave() -> None:
+    code, out = run(["play", "--seed", "4", "--no-shows", "--bots", "random"], "x\n" * 9 + "q\ny\n", columns=80)
+    assert code == 0 and out.count("Your hand") == 3, out  # drawn, then again after every 4 replies
+    code, out = run(["play", "--players", "5", "--seed", "3"], "q\ny\n")
+    assert code == 0 and "Leaving now abandons the game" in " ".join(out.split()) and "nothing is settled" in out

@@ -387,11 +387,17 @@ def _read_action(console: Console, me: _Seat) -> Any:
         page.render(console)
 
     draw()
+    replies = 0
     while True:
+        if replies == 4:  # the table has scrolled up by now: draw it again, the hand with it
+            draw()
+            replies = 0
+        replies += 1
         text = _ask(console, "[bold]>[/] ").strip()
         low = text.lower()
         if not text:
             draw()
+            replies = 0
             continue
         if low in ("?", "h", "help"):
             _help(console, me, play)
