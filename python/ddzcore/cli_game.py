@@ -224,6 +224,17 @@ class _Seat:
     def prompt_mult(self) -> Any:
         return ""
 
+    def top(self, console: Console, obs: Any, head: str, multiplier: str) -> None:
+        """The top of the table: the phase line, the multiplier in words, the other seats."""
+        console.rule(head)
+        dbl = [self.name(s) for s in range(self.n) if obs.doubles[s] == 2]
+        console.print(f" Multiplier {multiplier}" + (f" · doubled: {', '.join(dbl)}" if dbl else ""), overflow="fold")
+        for s in range(self.n):
+            if s != self.seat:
+                n = obs.card_counts[s]
+                shown = f"  shown: {ranks_text(obs.shown[s], obs.wild)}" if s in obs.shown else ""
+                console.print(f" {self.name(s)}: {n} card{'s' * (n != 1)}{shown}")
+
     def problem(self, text: str) -> str:
         """Why ``text`` is not a legal move here, in the notation on screen."""
         obs = self.game.observation(self.seat)
@@ -268,16 +279,9 @@ class _ThreeSeat(_Seat):
     def show(self, console: Console) -> None:
         game, human = self.game, self.seat
         obs: Observation = game.observation(human)
-        head = f"[bold]{phase_name(obs.phase)}[/] · base {obs.base}" + (f" · redeal {obs.redeals}" if obs.redeals else "")
-        console.rule(head)
-        dbl = [self.name(s) for s in range(3) if obs.doubles[s] == 2]
-        console.print(f" Multiplier {multiplier_words(obs.multiplier, game.is_laizi)}"
-                      + (f" · doubled: {', '.join(dbl)}" if dbl else ""), overflow="fold")
-        for s in range(3):
-            if s != human:
-                n = obs.card_counts[s]
-                shown = f"  shown: {ranks_text(obs.shown[s], obs.wild)}" if s in obs.shown else ""
-                console.print(f" {self.name(s)}: {n} card{'s' * (n != 1)}{shown}")
+        self.top(console, obs, f"[bold]{phase_name(obs.phase)}[/] · base {obs.base}"
+                 + (f" · redeal {obs.redeals}" if obs.redeals else ""),
+                 multiplier_words(obs.multiplier))
         extra = []
         if obs.bottom is not None:
             extra.append(f"bottom cards: {ranks_text(obs.bottom, obs.wild)}")
@@ -314,16 +318,8 @@ class _FiveSeat(_Seat):
     def show(self, console: Console) -> None:
         game, human = self.game, self.seat
         obs: FiveObservation = game.observation(human)
-        console.rule(f"[bold]{phase_name(obs.phase)}[/] · marked card {obs.marked}"
-                     + (" · landlords public" if obs.revealed else ""))
-        dbl = [self.name(s) for s in range(5) if obs.doubles[s] == 2]
-        console.print(f" Multiplier {five_multiplier_words(obs.multiplier)}"
-                      + (f" · doubled: {', '.join(dbl)}" if dbl else ""), overflow="fold")
-        for s in range(5):
-            if s != human:
-                n = obs.card_counts[s]
-                shown = f"  shown: {ranks_text(obs.shown[s])}" if s in obs.shown else ""
-                console.print(f" {self.name(s)}: {n} card{'s' * (n != 1)}{shown}")
+        self.top(console, obs, f"[bold]{phase_name(obs.phase)}[/] · marked card {obs.marked}"
+                 + (" · landlords public" if obs.revealed else ""), five_multiplier_words(obs.multiplier))
         if obs.bottom is not None and obs.phase != FivePhase.PLAY:
             console.print(f" Bottom cards (yours, unseen by the others): {ranks_text(obs.bottom)}")
         if obs.last_move is not None:
@@ -580,7 +576,7 @@ def _three_announce(console: Console, me: _ThreeSeat) -> Callable[[Any], None]:
                 console.print(f"[bold magenta]Wild rank (癞子) drawn: {w}[/]: the four {w}s are wild "
                               f"(docs/rules.md §7).")
         if game.multiplier().total != before.multiplier().total:
-            console.print(f"  [dim]multiplier now {escape(multiplier_words(game.multiplier(), game.is_laizi))}[/]")
+            console.print(f"  [dim]multiplier now {escape(multiplier_words(game.multiplier()))}[/]")
     return announce
 
 

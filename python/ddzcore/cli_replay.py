@@ -97,7 +97,7 @@ def _frame(game: "Game | FiveGame", step: int, action: str, trick: list[list[Any
     else:
         g3: Game = game  # type: ignore[assignment]
         bottom = None if g3.landlord is None else [_card(c) for c in sorted(g3.deal[3], key=lambda c: (c.rank, c))]
-        words = multiplier_words(m, g3.is_laizi)  # type: ignore[arg-type]
+        words = multiplier_words(m)  # type: ignore[arg-type]
         wild = "" if g3.wild is None else g3.wild.char.replace("T", "10")
     return Frame(step=step, action=action, phase=phase_name(game.phase), roles=_roles(game),
                  hands=[[_card(c) for c in game.cards(s)] for s in range(n)], bottom=bottom,

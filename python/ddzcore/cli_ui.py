@@ -144,39 +144,27 @@ def _times(n: int, one: str, factor: int) -> str:
     return f"{n} {one}{'s' * (n != 1)} x{factor ** n}"
 
 
-def multiplier_words(m: Multiplier, laizi: bool = False) -> str:
+def multiplier_words(m: Multiplier) -> str:
     """The multiplier and where it comes from, in words (docs/rules.md §6-7):
     ``"x8 = 1 rob x2 · show cards x4"``; ``"x1 (nothing has raised it yet)"``."""
-    parts = []
-    if m.initial != 1:
-        parts.append(f"room x{m.initial}")
-    if m.robs:
-        parts.append(_times(m.robs, "rob", 2))
-    if m.show > 1:
-        parts.append(f"show cards x{m.show}")
-    if m.bombs:
-        parts.append(_times(m.bombs, "bomb", 2))
-    if m.big_bombs:
-        parts.append(_times(m.big_bombs, "big bomb (hard, pure wild or rocket)", 4))
-    if m.spring:
-        parts.append("spring (春天) x2")
-    if m.anti_spring:
-        parts.append("anti-spring (反春) x2")
-    return f"x{m.total} = " + " · ".join(parts) if parts else f"x{m.total} (nothing has raised it yet)"
+    return _product(m.total, [
+        (m.initial != 1, f"room x{m.initial}"), (m.robs, _times(m.robs, "rob", 2)),
+        (m.show > 1, f"show cards x{m.show}"), (m.bombs, _times(m.bombs, "bomb", 2)),
+        (m.big_bombs, _times(m.big_bombs, "big bomb (hard, pure wild or rocket)", 4)),
+        (m.spring, "spring (春天) x2"), (m.anti_spring, "anti-spring (反春) x2")])
 
 
 def five_multiplier_words(m: FiveMultiplier) -> str:
     """The five-player multiplier in words (docs/rules.md §8)."""
-    parts = []
-    if m.initial != 1:
-        parts.append(f"room x{m.initial}")
-    if m.bombs:
-        parts.append(_times(m.bombs, "doubling bomb", 2))
-    if m.reveal:
-        parts.append("reveal (亮出身份) x2")
-    if m.spring:
-        parts.append("spring x2")
-    return f"x{m.total} = " + " · ".join(parts) if parts else f"x{m.total} (nothing has raised it yet)"
+    return _product(m.total, [
+        (m.initial != 1, f"room x{m.initial}"), (m.bombs, _times(m.bombs, "doubling bomb", 2)),
+        (m.reveal, "reveal (亮出身份) x2"), (m.spring, "spring (春天) x2")])
+
+
+def _product(total: int, terms: Sequence[tuple[object, str]]) -> str:
+    """``x8 = 1 rob x2 · show cards x4`` from the terms present."""
+    parts = [text for present, text in terms if present]
+    return f"x{total} = " + " · ".join(parts) if parts else f"x{total} (nothing has raised it yet)"
 
 
 def _beans_lines(names: Sequence[str], points: Sequence["int | float"], transfers: Sequence[int],
@@ -216,7 +204,7 @@ def explain_settlement(s: Settlement, names: Sequence[str], coefficient: int = 1
         won = s.landlord_won
         out.append(f"{names[lord]} (landlord) {'won' if won else 'lost'}: "
                    f"{'the landlord' if won else 'a farmer'} went out first.")
-        out.append(f"Base {s.base} (底分) · multiplier {multiplier_words(m, s.laizi)}.")
+        out.append(f"Base {s.base} (底分) · multiplier {multiplier_words(m)}.")
         farmers = [f for f in range(3) if f != lord]
         for f in farmers:
             terms = [f"base {s.base}", f"multiplier {m.total}"]
