@@ -62,12 +62,14 @@ def test_typed_digits_are_cards_never_a_list_entry() -> None:
     seed, g = landlord_lead(lambda g: len(g.legal_actions()) > 40 and g.hand(0).counts()[5] == 0)
     code, out = run(["play", "--seed", str(seed), *QUIET_ARGS], "3\n88\n2\n" + "#1\n" * 300)
     assert code == 0, out
-    assert f"You do not hold 8 8: your hand is" in out
+    assert "You do not hold 8 8: your hand is" in out
     first_play = out.split("You do not hold 8 8")[1]
     holds_2 = g.hand(0).counts()[12] > 0
     # 2 is the card 2: played as a single if held, else refused; never entry 2 of the list.
     assert ("You (landlord): 2  (single)" in first_play) if holds_2 else ("You do not hold 2:" in first_play)
-    assert f"You (landlord): {move_text(g.legal_actions()[1])}" not in first_play.split("Seat 1")[0] or holds_2
+    # 1 is no card: refused, with the way to pick entry 1.
+    code, out = run(["play", "--seed", str(seed), *QUIET_ARGS], "3\n1\n" + "#1\n" * 300)
+    assert code == 0 and "'1' is not cards" in out and "#1 picks entry 1 of the list" in " ".join(out.split())
 
 
 def test_only_entries_on_screen_can_be_picked() -> None:

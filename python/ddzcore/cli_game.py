@@ -242,8 +242,9 @@ class _Seat:
         try:
             cards = Hand(text, decks=rules.decks)
         except InvalidCardsError:
+            pick = f"; #{text} picks entry {text} of the list" if text.isdigit() else ""
             return (f"{clip(text)!r} is not cards: write ranks 3-9, 10 (or T), J, Q, K, A, 2, B (small joker), "
-                    f"R (big joker), or pass; ? for help")
+                    f"R (big joker), or pass{pick}; ? for help")
         if not cards <= obs.hand:
             return f"You do not hold {ranks_text(cards, obs.wild)}: your hand is {ranks_text(obs.hand, obs.wild)}"
         readings = classify(cards, rules)
