@@ -61,12 +61,13 @@ def test_a_bad_record_file_says_what_is_wrong(tmp_path: Path, three: Game, mangl
     assert code == 2 and re.search(message, " ".join(out.split())), out
 
 
-def test_a_game_cut_short_is_truncated(tmp_path: Path, three: Game) -> None:
-    rec = json.loads(dumps(three))
-    n = len(rec["actions"])
-    rec["actions"] = rec["actions"][:-3]
-    with pytest.raises(RecordError, match=f"truncated: .* its {n - 3} actions end in the play phase"):
-        replay(rec)
+def test_a_game_cut_short_is_truncated(tmp_path: Path, three: Game, five: FiveGame) -> None:
+    for game in (three, five):
+        rec = json.loads(dumps(game))
+        n = len(rec["actions"])
+        rec["actions"] = rec["actions"][:-3]
+        with pytest.raises(RecordError, match=f"truncated: .* its {n - 3} actions end in the play phase"):
+            replay(rec)
     path = tmp_path / "x.json"
     path.write_bytes(b"\xff\xfe{}")
     with pytest.raises(RecordError, match="not UTF-8"):

@@ -167,7 +167,7 @@ def _load(path: str) -> "Game | FiveGame":
 @click.option("--step/--no-step", "stepping", default=None,
               help="Wait for Enter after each action (default: when the input is a terminal).")
 def replay_cmd(record: str, stepping: Optional[bool]) -> None:
-    """Replay a game RECORD (a ``--record`` file, three or five players)
+    """Replay a game RECORD (a --record file, three or five players)
     action by action in the terminal: every hand, the trick on the table,
     the multiplier with its breakdown, then the settlement explained.
 

@@ -127,7 +127,11 @@ def replay(record: "dict[str, Any] | str | os.PathLike[str]", check: bool = True
     if isinstance(record, dict) and record.get("format") == "ddzcore-five":
         from .five import FiveGame
 
-        return FiveGame.from_record(record, check)  # type: ignore[return-value]
+        five = FiveGame.from_record(record, False)
+        if check:
+            _check_complete(record, five)
+            five = FiveGame.from_record(record, True)
+        return five  # type: ignore[return-value]
     if not isinstance(record, dict) or record.get("format") != FORMAT:
         raise RecordError(f"not a {FORMAT} record")
     if record.get("version") != VERSION:
@@ -168,10 +172,7 @@ def replay(record: "dict[str, Any] | str | os.PathLike[str]", check: bool = True
             raise RecordError(f"action {k} ({text!r}) does not replay: {e}") from None
     if check:
         result = record.get("result")
-        if isinstance(result, dict) and result.get("over") and not game.is_terminal():
-            raise RecordError(f"the record is truncated: its result says the game is over, but its "
-                              f"{len(record['actions'])} actions end in the {game.phase} phase with seat "
-                              f"{game.current_player()} to act")
+        _check_complete(record, game)
         got = to_record(game)
         if result is not None and result != got["result"]:
             raise RecordError(f"replayed result {got['result']} differs from the recorded {result}")
@@ -179,6 +180,16 @@ def replay(record: "dict[str, Any] | str | os.PathLike[str]", check: bool = True
             if Settlement.from_dict(record["settlement"]) != game.settlement():
                 raise RecordError("the replayed settlement differs from the recorded one")
     return game
+
+
+def _check_complete(record: dict[str, Any], game: Any) -> None:
+    """Raise ``RecordError`` for a record whose result says the game is over
+    while its actions stop before the end (a truncated game)."""
+    result = record.get("result")
+    if isinstance(result, dict) and result.get("over") and not game.is_terminal():
+        raise RecordError(f"the record is truncated: its result says the game is over, but its "
+                          f"{len(game.history)} actions end in the {game.phase} phase with seat "
+                          f"{game.current_player()} to act")
 
 
 def dumps(game: Game) -> str:
