@@ -7,7 +7,6 @@ screen."""
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import select
@@ -17,7 +16,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import pytest
 from click.testing import CliRunner

@@ -23,7 +23,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Optional, Sequence, TypeVar, Union
+from typing import Any, Callable, Optional, Sequence, TypeVar
 
 import click
 from rich.console import Console
@@ -429,7 +429,7 @@ def _read_action(console: Console, me: _Seat) -> Any:
             readings = list(e.readings)
             console.print(f"[yellow]{escape(ranks_text(readings[0].cards, game.wild))} can be played "
                           f"several ways ({len(readings)})[/]: pick one with #N (or ? for help)")
-            page = _Page(readings, me.words, True, len(readings))
+            page = _Page(readings, me.words, True, _ROWS[me.n])
             page.render(console)
             continue
         except DdzError:
