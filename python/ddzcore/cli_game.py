@@ -35,7 +35,7 @@ from rich.text import Text
 from .bots import BOTS, AnyAction, Bot, make_bot, run_games
 from .cards import Hand
 from .cli_ui import (
-    action_words, cards_text, clip, explain_five_settlement, explain_settlement, five_action_words,
+    action_words, card_text, cards_text, clip, explain_five_settlement, explain_settlement, five_action_words,
     five_card_text, five_multiplier_words, move_text, multiplier_words, phase_name, points_text, ranks_text,
 )
 from .errors import AmbiguousMoveError, DdzError, InvalidCardsError
@@ -319,7 +319,7 @@ class _FiveSeat(_Seat):
     def show(self, console: Console) -> None:
         game, human = self.game, self.seat
         obs: FiveObservation = game.observation(human)
-        self.top(console, obs, f"[bold]{phase_name(obs.phase)}[/] · marked card {obs.marked}"
+        self.top(console, obs, f"[bold]{phase_name(obs.phase)}[/] · marked card {card_text(obs.marked.card).plain}"
                  + (" · landlords public" if obs.revealed else ""), five_multiplier_words(obs.multiplier))
         if obs.bottom is not None and obs.phase != FivePhase.PLAY:
             console.print(f" Bottom cards (yours, unseen by the others): {ranks_text(obs.bottom)}")
@@ -718,8 +718,9 @@ def _play_five(seat: int, bot_names: str, record_path: Optional[str], preset: st
     game = FiveGame(rules, seed=seed, room=room, beans=None if beans is None else [beans] * 5)
     me = _FiveSeat(game, seat)
     console.print(f"[bold]Five-player Dou Dizhu (五人斗地主)[/] · you are seat {seat} · ? for help")
-    console.print(f"The marked card is [bold]{game.marked}[/]: seat {game.open_landlord} holds it and is the open "
-                  f"landlord; whoever holds {game.twin} is the hidden landlord.")
+    face = card_text(game.marked.card).plain
+    console.print(f"The marked card (明牌) is [bold]{face}[/]: seat {game.open_landlord} holds it and is the open "
+                  f"landlord; whoever holds the other {face} (two decks) is the hidden landlord.")
 
     def announce(before: FiveGame) -> None:
         if game.revealed and not before.revealed:

@@ -9,6 +9,7 @@ the landlords), with the settlement explained at the end.
 
 from __future__ import annotations
 
+import html
 import json
 import sys
 from dataclasses import asdict, dataclass, field
@@ -206,7 +207,7 @@ def view_html(game: "Game | FiveGame", title: str = "ddzcore game") -> str:
     template = resources.files("ddzcore").joinpath("viewer.html").read_text(encoding="utf-8")
     data = json.dumps({"title": title, "players": 5 if isinstance(game, FiveGame) else 3, "frames": [asdict(f) for f in frames(game)]},
                       ensure_ascii=False).replace("</", "<\\/")
-    return template.replace("__TITLE__", title.replace("<", "&lt;")).replace("/*__DATA__*/null", data)
+    return template.replace("__TITLE__", html.escape(title)).replace("/*__DATA__*/null", data)
 
 
 @click.command(name="view")
