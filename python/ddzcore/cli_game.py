@@ -235,14 +235,17 @@ class _Seat:
                 shown = f"  shown: {ranks_text(obs.shown[s], obs.wild)}" if s in obs.shown else ""
                 console.print(f" {self.name(s)}: {n} card{'s' * (n != 1)}{shown}")
 
-    def problem(self, text: str) -> str:
-        """Why ``text`` is not a legal move here, in the notation on screen."""
+    def problem(self, text: str, error: DdzError) -> str:
+        """Why ``text`` is not a legal move here, in the notation on screen
+        (a ``CARDS|COMBO|MAIN|LENGTH`` or ``marked`` text: the ``error`` itself)."""
+        if "|" in text or " marked " in text.lower():
+            return str(error)
         obs = self.game.observation(self.seat)
         rules = self.game.rules if self.five else self.game.play_rules
         try:
             cards = Hand(text, decks=rules.decks)
         except InvalidCardsError:
-            pick = f"; #{text} picks entry {text} of the list" if text.isdigit() else ""
+            pick = f"; #{clip(text)} picks entry {clip(text)} of the list" if text.isdigit() else ""
             return (f"{clip(text)!r} is not cards: write ranks 3-9, 10 (or T), J, Q, K, A, 2, B (small joker), "
                     f"R (big joker), or pass{pick}; ? for help")
         if not cards <= obs.hand:
@@ -432,9 +435,9 @@ def _read_action(console: Console, me: _Seat) -> Any:
             page = _Page(readings, me.words, True, _ROWS[me.n])
             page.render(console)
             continue
-        except DdzError:
+        except DdzError as e:
             if play:
-                console.print(f"[red]{escape(me.problem(text))}[/]")
+                console.print(f"[red]{escape(me.problem(text, e))}[/]")
             else:
                 console.print(f"[red]{escape(clip(text))!r} is not a choice here[/]: type a number on screen "
                               f"({', '.join(page.keys)}), or ? for help")
