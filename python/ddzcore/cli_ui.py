@@ -239,6 +239,9 @@ def explain_five_settlement(s: FiveSettlement, names: Sequence[str], coefficient
         for q in pairs:
             d = s.doubles[p] * s.doubles[q]
             terms.append(f"{unit * d / len(lords):g}")
-        out.append(f"  {names[p]}: {' + '.join(terms)} = {points_text(s.points[p])} points")
+        role = "open landlord" if p == lords[0] else "hidden landlord" if p in lords else "farmer"
+        verb = "wins" if s.points[p] > 0 else "loses"
+        out.append(f"  {names[p]} ({role}{', doubled' if s.doubles[p] == 2 else ''}): {verb} "
+                   f"{' + '.join(terms)} = {points_text(s.points[p])} points")
     out += _beans_lines(names, s.points, s.transfers, s.rake, s.net, coefficient)
     return out
