@@ -1,5 +1,5 @@
-"""shared/cases/flow.md, each with a concrete deal that produces it, and
-escape (RULES.md 6) in every phase.  Default (happy) rules throughout: every
+"""The game-flow cases FL-01.. (docs/rules.md §3-6), each with a concrete deal that produces it, and
+escape (docs/rules.md §6) in every phase.  Default (happy) rules throughout: every
 show and doubling chance is offered and declined unless the case says so."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-"""Laizi (癞子) rooms in the three-player game: RULES.md section 7, with the
-laizi escape of section 6 and the game flow of seed 002.
+"""Laizi (癞子) rooms in the three-player game: docs/rules.md §7, with the
+laizi escape of section 6 and the laizi room's game flow (docs/rules.md §7).
 
-Every expected number is worked out by hand from RULES.md in the comment
+Every expected number is worked out by hand from docs/rules.md in the comment
 next to it.  Golden laizi playthroughs live in ``tests/golden/laizi_*``;
 regenerate them with ``DDZ_REGEN_GOLDEN=1 pytest tests/test_laizi_game.py``.
 """
@@ -49,12 +49,12 @@ def h(word_text: str) -> int:
     return Hand(word_text).word
 
 
-# -- Rules (RULES.md 7 decision: seed 002's flow) ------------------------------------
+# -- Rules (docs/rules.md §7: the laizi room's flow) ------------------------------------
 
 def test_laizi_preset_is_seed_002s_flow() -> None:
     assert LZ.laizi and LZ.wild is None and LZ.laizi_bombs == "tiered"
     assert (LZ.show_start, LZ.show_bottom, LZ.show_combine) == (4, 2, "product")
-    assert LZ.show_deal_early == LZ.show_deal_late == 0  # seed 002 has no show during the deal
+    assert LZ.show_deal_early == LZ.show_deal_late == 0  # a laizi room has no show during the deal
     assert Rules.preset("laizi", laizi_bombs="plain").laizi_bombs == "plain"
     assert LZ.flags == Rules().flags  # game flow only: move generation is untouched
     for bad in (dict(laizi_bombs="double"), dict(laizi=1)):
@@ -77,7 +77,7 @@ def test_laizi_flow_shows_multiply() -> None:
     assert g.shows == (0, 4, 2) and g.multiplier().show == 8 and g.phase == Phase.PLAY
 
 
-# -- the wild draw (RULES.md 7) ---------------------------------------------------------
+# -- the wild draw (docs/rules.md §7) ---------------------------------------------------------
 
 def test_wild_is_announced_only_when_the_landlord_is_decided() -> None:
     g = Game(QUIET_LZ, deal=DEAL_A, first=0, wild="9")
@@ -194,7 +194,7 @@ def test_dense_move_ids_are_refused_in_laizi_games() -> None:
         g.legal_action_ids()
 
 
-# -- scoring (RULES.md 7: seed 000's laizi table, coefficient, cap) ---------------------------
+# -- scoring (docs/rules.md §7: the laizi table, coefficient, cap) ---------------------------
 
 def out_with(landlord_hand: str, *leads: str, rules: Rules | None = None, room: Room | None = None) -> Game:
     """An end game: the landlord (seat 0) leads ``leads`` in turn and the
@@ -244,7 +244,7 @@ def test_bombs_multiply_together_and_the_breakdown_shows_each_factor() -> None:
 
 
 def test_plain_option_every_bomb_doubles() -> None:
-    # Seed 002: every bomb x2.  soft + hard + rocket: 2^3 = 8; X = 8 x 0.25 = 2.
+    # "plain": every bomb x2.  soft + hard + rocket: 2^3 = 8; X = 8 x 0.25 = 2.
     rules = fixed(laizi_bombs="plain")
     g = Game.endgame(["33374444BR", "5", "6"], landlord=0, rules=rules)
     for lead in ("3337|soft_bomb|3|1", "4444|bomb|4|1", "BR|rocket|R|1"):
@@ -303,7 +303,7 @@ def test_laizi_settlement_round_trips_and_plain_ones_are_unchanged() -> None:
     assert "laizi" not in plain and "big_bombs" not in plain["multiplier"]  # old records read the same
 
 
-# -- escape (RULES.md 6, laizi formula) -----------------------------------------------------
+# -- escape (docs/rules.md §6, laizi formula) -----------------------------------------------------
 
 def test_laizi_escape_formula() -> None:
     # docs/rules.md §6-7: the landlord pays 4x, a farmer 2x its laizi loss at M, for every M
@@ -391,7 +391,7 @@ def test_escape_before_the_landlord_in_a_laizi_room() -> None:
     assert s.landlord is None and s.points == (0.25, 0.25, -0.5) and s.transfers == (25, 25, -50)
 
 
-# -- bots (RULES.md 7) ---------------------------------------------------------------------
+# -- bots (docs/rules.md §7) ---------------------------------------------------------------------
 
 @pytest.mark.parametrize("rules", [LZ, LZ.replace(laizi_bombs="plain", bidding="points"),
                                    fixed("2", rob_back=False), Rules.preset("rlcard", laizi=True)],
@@ -534,7 +534,7 @@ def test_play_laizi_marks_wild_cards_and_records(tmp_path: Path) -> None:
     path = tmp_path / "laizi.json"
     code, out = run(["play", "--laizi", "--seed", "3", "--room", "100", "--record", str(path)], "#1\n" * 400)
     assert code == 0, out
-    assert "show cards before the deal? (x4)" in out  # seed 002's flow
+    assert "show cards before the deal? (x4)" in out  # the laizi room's flow (docs/rules.md §7)
     assert "Wild rank (癞子) drawn:" in out and "*" in out
     game = load(path)
     assert game.is_terminal() and game.rules.laizi and game.wild is not None

@@ -1,5 +1,5 @@
 """Game records: every game as JSON, replayed to the identical state
-(RULES.md sections 3-6), and readable text transcripts.
+(docs/rules.md §3-6), and readable text transcripts.
 
 A record (``to_record(game)``; ``dumps``/``loads`` for text,
 ``save``/``load`` for files) holds::
@@ -12,7 +12,7 @@ A record (``to_record(game)``; ``dumps``/``loads`` for text,
       "deals":  [{"first": seat, "cards": ["S3 H3 ...", "...", "...", "D2 B R"]}, ...]
                 (hand 0, hand 1, hand 2, bottom, in dealing order; one entry per
                 deal, redeals included; in a laizi room the current deal
-                also has its wild rank, "wild": "7", RULES.md 7)  -- or --
+                also has its wild rank, "wild": "7", docs/rules.md §7)  -- or --
       "endgame": {"hands": [...], "landlord": 0, "to_move": 0, "last": null, ...},
       "actions": ["0 no_show", "1 call", ..., "0 33|pair|3|1", "1 pass", "2 escape"],
       "result":  {"over": true, "landlord": 0, "winner": 0, "escaped": null, "redeals": 0,
@@ -102,7 +102,7 @@ def _rules_of(d: dict[str, Any], version: int) -> Rules:
 
 def to_record(game: Game) -> dict[str, Any]:
     """The JSON-ready record of ``game`` (finished or not; a five-player
-    ``FiveGame`` gives its own ``ddzcore-five`` record, RULES.md 8)."""
+    ``FiveGame`` gives its own ``ddzcore-five`` record, docs/rules.md §8)."""
     from .five import FiveGame
 
     if isinstance(game, FiveGame):
@@ -119,7 +119,7 @@ def to_record(game: Game) -> dict[str, Any]:
     else:
         rec["deals"] = [{"first": first, "cards": [" ".join(str(c) for c in part) for part in deal]}
                         for first, deal in game.deals]
-        drawn = game.drawn_wild  # a laizi room's wild rank of this deal (RULES.md 7), announced or not yet
+        drawn = game.drawn_wild  # a laizi room's wild rank of this deal (docs/rules.md §7), announced or not yet
         if drawn is not None:
             rec["deals"][game.redeals]["wild"] = drawn.char
     rec["actions"] = [action_text(p, a) for p, a in game.history]
@@ -146,7 +146,7 @@ def replay(record: "dict[str, Any] | str | os.PathLike[str]", check: bool = True
     recorded ones.  ``record`` is the record's dict, or a file's path (read
     by ``load``).  Raises ``RecordError`` for a malformed record, an action
     the replay rejects, or a result that differs.  A ``ddzcore-five``
-    record gives a ``FiveGame`` (``FiveGame.from_record``, RULES.md 8).
+    record gives a ``FiveGame`` (``FiveGame.from_record``, docs/rules.md §8).
     """
     if isinstance(record, (str, os.PathLike)):  # a file's path, or a record's JSON text
         text = os.fspath(record)
@@ -292,7 +292,7 @@ def transcript(game: Game) -> str:
     deal, every action with the seat's role, and the settlement."""
     rec = to_record(game)
     changed = ", ".join(f"{k}={v!r}" for k, v in _rules_dict(game.rules).items())
-    out = [f"rules: {changed or 'RULES.md defaults'}", f"room: {game.room}", f"beans: {game.beans}"]
+    out = [f"rules: {changed or 'docs/rules.md defaults'}", f"room: {game.room}", f"beans: {game.beans}"]
     if game.rules.wild is not None:
         out.append(f"wild rank (癞子), fixed: {game.rules.wild}")
     if "endgame" in rec:
@@ -319,7 +319,7 @@ def transcript(game: Game) -> str:
         else:
             replayed.apply(a)
         text = "pass" if isinstance(a, Move) and a.is_pass else str(a)
-        if isinstance(a, Move) and a.wild is not None:  # laizi: what the wild cards stood for (RULES.md 7)
+        if isinstance(a, Move) and a.wild is not None:  # laizi: what the wild cards stood for (docs/rules.md §7)
             text += f"  (wild {a.wild} as {''.join(str(r) for r in a.stand_ins)})"
         out.append(f"{before!s:>11} seat {p}{role}: {text}")
         if replayed.redeals > k:

@@ -1,4 +1,4 @@
-"""House rules as one immutable object (RULES.md; defaults = RULES.md).
+"""House rules as one immutable object (docs/rules.md §9; the defaults are the rule book's rules).
 
 Every switch is a keyword; presets reproduce other engines' whole move sets
 (``Rules.preset("rlcard")``, ``Rules.preset("openspiel")``), checked by the
@@ -48,7 +48,7 @@ class Rules:
     """A rule set.  Immutable and hashable; ``dataclasses.replace`` or
     ``rules.replace(...)`` derives a variant.
 
-    Move generation (RULES.md section 2):
+    Move generation (docs/rules.md §2):
 
     - ``four_two``: four-with-two (四带二) exists, with two singles or two pairs.
     - ``kicker_repeat``: single kickers may repeat a rank (5555+3+3, 333444+7+7,
@@ -57,23 +57,23 @@ class Rules:
       (666777+B+R); they are never a kicker *pair* either way.
     - ``wing_trio_adjacent``: a plane's single wings may be three cards of a
       rank adjacent to the chain (333444555666+777+8); RLCard forbids it.
-    - ``kicker_bomb``: kickers may hold all four cards of a rank (RULES.md's
-      decision: never).
-    - ``decks``: 1, or 2 for the five-player two-deck rules (RULES.md 8).
+    - ``kicker_bomb``: kickers may hold all four cards of a rank (docs/rules.md
+      §2: never).
+    - ``decks``: 1, or 2 for the five-player two-deck rules (docs/rules.md §8).
     - ``two_jokers_above``: two decks: two jokers beat card bombs of up to
-      this many cards (4, 5 or 6) and lose to bigger ones; RULES.md 8's
+      this many cards (4, 5 or 6) and lose to bigger ones; docs/rules.md §8's
       decision is 4 (4-card bomb < two jokers < 5-card bomb).
     - ``wild``: the laizi (癞子) wild rank for analysis, a rank character of
       ``3..2`` (``"7"``; ``Rank`` or ``"10"`` accepted and normalised), or
-      ``None``; its cards stand for other ranks (RULES.md 7).  One deck only.
+      ``None``; its cards stand for other ranks (docs/rules.md §7).  One deck only.
 
-    Game flow (RULES.md sections 4-6; used by ``Game``, ignored by move
+    Game flow (docs/rules.md §4-6; used by ``Game``, ignored by move
     generation, so ``flags`` does not depend on them):
 
     - ``bidding``: ``"call_rob"`` (叫地主/抢地主, base score 1) or ``"points"``
       (classic 叫分: one bid of 1, 2 or 3 each, base score = the bid).
     - ``rob_back``: after someone robbed, the caller gets the last rob chance
-      (RULES.md's decision).
+      (docs/rules.md §4).
     - ``show_start``, ``show_deal_early``, ``show_deal_late``, ``show_bottom``:
       the show-cards (明牌) multipliers before the deal (5; laizi room 4),
       during the deal while holding at most ``show_early_cards`` cards (4;
@@ -88,11 +88,11 @@ class Rules:
     - ``max_redeals``: redeals allowed after everybody passes the call
       (``None`` = no cap); past it the game ends with no landlord and a zero
       settlement (OpenSpiel's behaviour is ``max_redeals=0``).
-    - ``laizi``: a laizi room (癞子场, RULES.md 7): once the landlord is
+    - ``laizi``: a laizi room (癞子场, docs/rules.md §7): once the landlord is
       decided a wild rank 3..2 is drawn at random and announced (unless
       ``wild`` fixes it, for analysis), and the game is scored by the laizi
       table with its 1/4 coefficient and its 10000-point cap on each
-      winner's gain, and escapes by the laizi charge (RULES.md 6-7).  It
+      winner's gain, and escapes by the laizi charge (docs/rules.md §6-7).  It
       sets the laizi room's game flow too: the show-cards fields not given
       take the laizi room's defaults (x4 before the deal, none during the
       deal, x2 after the bottom, several shows multiplied), so
@@ -101,9 +101,9 @@ class Rules:
       distinction (a field given explicitly stays given, the others follow
       ``laizi``); ``dataclasses.replace`` passes every field explicitly.  A
       ``Game`` with ``wild`` set is a laizi game whether or not ``laizi`` is.
-    - ``laizi_bombs``: laizi bomb scoring: ``"tiered"`` (seed 000's laizi
-      table: soft bomb x2; hard bomb, pure wild bomb and rocket x4 each) or
-      ``"plain"`` (seed 002: every bomb and the rocket x2).
+    - ``laizi_bombs``: laizi bomb scoring: ``"tiered"`` (the laizi
+      table of docs/rules.md §7: soft bomb x2; hard bomb, pure wild bomb and rocket x4 each) or
+      ``"plain"`` (every bomb and the rocket x2).
 
     Raises ``ValueError`` for an unknown preset or a bad field value.
     """
@@ -117,7 +117,7 @@ class Rules:
     two_jokers_above: int = 4
     wild: "str | None" = None
 
-    # -- game flow (RULES.md 4-6); not part of ``flags`` ----------------------
+    # -- game flow (docs/rules.md §4-6); not part of ``flags`` ----------------------
     bidding: str = "call_rob"
     rob_back: bool = True
     show_start: int = _UNSET
@@ -197,7 +197,7 @@ class Rules:
     @classmethod
     def preset(cls, name: str, **overrides: Any) -> "Rules":
         """A named rule set ("standard", "rlcard", "openspiel", or "laizi": a
-        laizi room with seed 002's game flow), optionally adjusted."""
+        laizi room, docs/rules.md §7), optionally adjusted."""
         try:
             base = cls.PRESETS[name]
         except KeyError:

@@ -1,10 +1,10 @@
-"""Multiplier, stakes and bean settlement (RULES.md sections 5 and 6).
+"""Multiplier, stakes and bean settlement (docs/rules.md §5, §6).
 
 Units used throughout:
 
 - a *multiplier* (倍数) is a plain integer factor;
 - *points* (分) are ``base × multiplier × doubling factors``: the per-farmer
-  stake X of RULES.md 6, and what ``Game.returns()`` reports (zero-sum);
+  stake X of docs/rules.md §6, and what ``Game.returns()`` reports (zero-sum);
 - *beans* (欢乐豆) are points × the room coefficient N, moved between the
   players, minus the room's rake A.
 
@@ -58,16 +58,16 @@ def _check_int(name: str, v: object, low: int) -> None:
 
 @dataclass(frozen=True)
 class Room:
-    """A game room (房间): how points become beans (RULES.md 5-6).
+    """A game room (房间): how points become beans (docs/rules.md §5-6).
 
     - ``coefficient``: N, beans per point (房间系数).
     - ``rake``: A, beans the room takes from each player after every settled
       game (系统回收), never taking a player below zero.
     - ``initial_multiplier``: the room's initial multiplier (初始倍数).
     - ``double_threshold``: beans a player must hold *more than* for doubling
-      (加倍) eligibility (RULES.md 5).
+      (加倍) eligibility (docs/rules.md §5).
     - ``winner_cap``: a winner cannot win more beans than it brought to the
-      table (RULES.md 6 option, on by default).
+      table (docs/rules.md §6 option, on by default).
 
     Raises ``ValueError`` for a negative or non-integer field
     (``coefficient`` and ``initial_multiplier`` must be at least 1).
@@ -88,7 +88,7 @@ class Room:
             raise ValueError(f"Room.winner_cap must be True or False, not {self.winner_cap!r}")
 
     def may_double(self, seat: int, landlord: int, beans: Beans) -> bool:
-        """Whether ``seat`` may double (RULES.md 5): a landlord only if every
+        """Whether ``seat`` may double (docs/rules.md §5): a landlord only if every
         player's beans exceed ``double_threshold``, a farmer only if its own
         and the landlord's do.  Unknown beans (``None``) always may."""
         if beans is None:
@@ -101,14 +101,14 @@ class Room:
 
 @dataclass(frozen=True)
 class Multiplier:
-    """The game multiplier's breakdown (RULES.md 6-7):
+    """The game multiplier's breakdown (docs/rules.md §6-7):
     ``initial × 2^robs × 2^bombs × 4^big_bombs × show × (2 if spring or anti-spring)``.
 
     ``robs`` counts 抢地主 (including a rob back), ``bombs`` the bombs and
     rockets played that double the multiplier (all of them in happy rules
     and under the ``"plain"`` laizi scoring; the soft bombs under the laizi
-    table), ``big_bombs`` those that multiply it by 4 (laizi table, RULES.md
-    7: hard bombs, pure wild bombs and rockets; otherwise 0), ``show`` is
+    table), ``big_bombs`` those that multiply it by 4 (laizi table, docs/rules.md
+    §7: hard bombs, pure wild bombs and rockets; otherwise 0), ``show`` is
     the combined show-cards multiplier (1 when nobody showed).  ``int(m)``
     and ``m.total`` give the product.
     """
@@ -132,7 +132,7 @@ class Multiplier:
 
 
 def combine_shows(shows: Sequence[int], how: str = "max") -> int:
-    """The show-cards multiplier of several players' shows (RULES.md 5).
+    """The show-cards multiplier of several players' shows (docs/rules.md §5).
 
     ``shows`` holds each player's show multiplier (0 = did not show);
     ``how`` is ``"max"`` (happy rules) or ``"product"`` (laizi rules).
@@ -177,7 +177,7 @@ def escape_penalty(landlord: bool, stake: int, m: int) -> int:
 
 @dataclass(frozen=True)
 class Settlement:
-    """The result of a game in points and beans (RULES.md 6).
+    """The result of a game in points and beans (docs/rules.md §6).
 
     - ``landlord``: the landlord's seat (``None`` if nobody became landlord).
     - ``winners``: the seats of the winning side (for an escape, the side
@@ -301,7 +301,7 @@ def _scale_to(limit: int, pays: list[int]) -> list[int]:
 def _transfers(payers: Sequence[int], payees: Sequence[int], owed: dict[tuple[int, int], int],
                beans: Beans, cap: bool) -> list[int]:
     """Signed bean transfers for debts ``owed[(payer, payee)]`` where one side
-    is a single player (RULES.md 6).
+    is a single player (docs/rules.md §6).
 
     Several payers, one payee: each pays what it owes but never more than it
     has; if the payee's winnings would exceed its carried beans (``cap``),
@@ -335,7 +335,7 @@ def _transfers(payers: Sequence[int], payees: Sequence[int], owed: dict[tuple[in
 
 
 def _finish(transfers: list[int], room: Room, beans: Beans) -> tuple[tuple[int, int, int], ...]:
-    """Rake after transfers, never below zero (RULES.md 6 decision)."""
+    """Rake after transfers, never below zero (docs/rules.md §6 decision)."""
     a = room.rake
     if beans is None:
         rake = [a, a, a]
@@ -357,7 +357,7 @@ def _check_beans(beans: Beans) -> Beans:
 def settle_game(landlord: int, landlord_won: bool, base: int, multiplier: Multiplier,
                 doubles: Sequence[int] = (1, 1, 1), room: Optional[Room] = None,
                 beans: Beans = None, laizi: bool = False) -> Settlement:
-    """Settle a finished game (RULES.md 5-6).
+    """Settle a finished game (docs/rules.md §5-6).
 
     ``landlord``: seat 0-2; ``landlord_won``: which side went out first;
     ``base``: base score (points); ``multiplier``: the breakdown;
@@ -536,14 +536,14 @@ def settle_escape(escaper: int, landlord: Optional[int], base: int, m: int,
 
 def settle_no_landlord(multiplier: Optional[Multiplier] = None) -> Settlement:
     """The zero settlement of a game that ended with no landlord (the redeal
-    cap of RULES.md 4 was reached): no points, no beans, no rake."""
+    cap of docs/rules.md §4 was reached): no points, no beans, no rake."""
     z = (0, 0, 0)
     return Settlement(None, (), None, 1, multiplier or Multiplier(), (1, 1, 1), z, z, z, z, z)
 
 
 # -- titles --------------------------------------------------------------------
 
-#: Titles (等级) by accumulated points (分), seed 000: (threshold, Chinese, English).
+#: Titles (等级) by accumulated points (分), docs/rules.md §6: (threshold, Chinese, English).
 TITLES: tuple[tuple[int, str, str], ...] = (
     (0, "包身工", "bonded labourer"),
     (30, "短工", "day labourer"),
@@ -584,11 +584,11 @@ def title(points: "int | float | Fraction", english: bool = False) -> str:
     return name[2] if english else name[1]
 
 
-# -- five players (RULES.md 8) ------------------------------------------------------
+# -- five players (docs/rules.md §8) ------------------------------------------------------
 
 @dataclass(frozen=True)
 class FiveMultiplier:
-    """The five-player multiplier's breakdown (RULES.md 8):
+    """The five-player multiplier's breakdown (docs/rules.md §8):
     ``initial × 2^bombs × (2 if a landlord chose to reveal) × (2 if spring)``.
 
     ``bombs`` counts the doubling bombs played: 5-, 6-, 7- and 8-card bombs,
@@ -615,7 +615,7 @@ class FiveMultiplier:
 
 @dataclass(frozen=True)
 class FiveSettlement:
-    """The result of a five-player game in points and beans (RULES.md 8, 6).
+    """The result of a five-player game in points and beans (docs/rules.md §8, §6).
 
     - ``landlords``: the landlords' seats, the open landlord (明地主) first,
       then the hidden landlord (暗地主) if there is one.
@@ -631,7 +631,7 @@ class FiveSettlement:
       summing to zero.
     - ``transfers``: signed beans moved between players (sum zero): each
       ``S(f, l) × N`` rounded down to whole beans, after the floors at zero
-      and the winners' cap (RULES.md 6).
+      and the winners' cap (docs/rules.md §6).
     - ``rake``: beans the room took from each player (each ``>= 0``).
     - ``net``: ``transfers - rake`` per seat, in beans.
     """
@@ -654,7 +654,7 @@ class FiveSettlement:
 
     @property
     def spring(self) -> bool:
-        """The losing side played no card (RULES.md 8)."""
+        """The losing side played no card (docs/rules.md §8)."""
         return self.multiplier.spring
 
     def to_dict(self) -> dict[str, Any]:
@@ -676,8 +676,8 @@ class FiveSettlement:
 def _side_transfers(n: int, payers: Sequence[int], payees: Sequence[int], owed: dict[tuple[int, int], int],
                     beans: Beans, cap: bool) -> list[int]:
     """Signed bean transfers for debts ``owed[(payer, payee)]`` between two
-    sides of any sizes, over ``n`` seats (RULES.md 6, generalised for
-    RULES.md 8).
+    sides of any sizes, over ``n`` seats (docs/rules.md §6, generalised for
+    docs/rules.md §8).
 
     Floors: a payer that cannot pay all it owes pays everything it has,
     split equally among its creditors (nobody above its claim).  Winners'
@@ -719,7 +719,7 @@ def _side_transfers(n: int, payers: Sequence[int], payees: Sequence[int], owed: 
 def settle_five(landlords: Sequence[int], landlords_won: bool, base: int, multiplier: FiveMultiplier,
                 doubles: Sequence[int] = (1, 1, 1, 1, 1), room: Optional[Room] = None,
                 beans: Beans = None) -> FiveSettlement:
-    """Settle a finished five-player game (RULES.md 8, beans as RULES.md 6).
+    """Settle a finished five-player game (docs/rules.md §8, beans as docs/rules.md §6).
 
     ``landlords``: one or two seats 0-4 (the open landlord first);
     ``landlords_won``: which side went out first; ``base``: base score

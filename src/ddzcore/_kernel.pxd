@@ -4,7 +4,7 @@
     from ddzcore._kernel cimport generate, classify, beats, bomb_power
     from ddzcore.bits cimport MoveRec, u64
 
-All functions are nogil and never raise.  RULES.md sections 2-3 and 8.
+All functions are nogil and never raise.  docs/rules.md §2-3, §8.
 """
 
 from ddzcore.bits cimport u64, MoveRec

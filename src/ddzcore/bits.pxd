@@ -68,8 +68,8 @@ cdef enum:
     F_WING_TRIO_ADJ = 8       # single wings may be a trio adjacent to the chain
     F_KICKER_BOMB = 16        # kickers may hold all four cards of a rank
     F_TWO_DECKS = 32          # section 8: two decks, big bombs, joker bombs
-    # bits 8-11: the laizi wild rank + 1 (0: no wild cards), RULES.md 7
-    # bits 12-13: two decks: two jokers beat card bombs of up to 4 + this many cards (RULES.md 8)
+    # bits 8-11: the laizi wild rank + 1 (0: no wild cards), docs/rules.md §7
+    # bits 12-13: two decks: two jokers beat card bombs of up to 4 + this many cards (docs/rules.md §8)
 
 cdef extern from *:
     """
