@@ -22,7 +22,7 @@ SECTIONS = ["Cards", "Combinations", "Play", "Dealing, calling and robbing", "Sh
 
 #: Citations of documents outside the repository: the old specification
 #: (its file name, spelled out here only), the seed documents and their folder.
-FOREIGN = re.compile("RULES" r"\.md|\bseeds?\s*0\d\d\b|\bseeds/", re.IGNORECASE)
+FOREIGN = re.compile("RULES" r"\.md|(?i:\bseeds?\s*0\d\d\b|\bseeds/)")
 SOURCE_SUFFIXES = {".py", ".pyx", ".pxd", ".pyi", ".md", ".txt", ".json", ".toml", ".cfg"}
 
 

@@ -170,7 +170,7 @@ def _product(total: int, terms: Sequence[tuple[object, str]]) -> str:
     return f"x{total} = " + " · ".join(parts) if parts else f"x{total} (nothing has raised it yet)"
 
 
-def _beans_lines(names: Sequence[str], points: Sequence["int | float"], transfers: Sequence[int],
+def _beans_lines(names: Sequence[str], points: Sequence["int | float | Fraction"], transfers: Sequence[int],
                  rake: Sequence[int], net: Sequence[int], coefficient: int) -> list[str]:
     """How points became beans: transfers (points x N, after floors and caps), rake, net."""
     out = [f"Beans: points x {coefficient} bean{'s' * (coefficient != 1)} a point, each loser paying at most "
