@@ -113,3 +113,7 @@ from .cli_game import play, simulate  # noqa: E402  (the game commands, RULES.md
 
 main.add_command(play)
 main.add_command(simulate)
+
+from .cli_solve import solve_cmd  # noqa: E402  (the endgame solver, docs/rules.md §3, §6)
+
+main.add_command(solve_cmd)
