@@ -198,7 +198,7 @@ def solve(hands: Union[PlayState, Sequence[HandLike]], rules: Optional[Rules] = 
     v, root, line, nodes, secs = _solver._solve(words, ll, turn, lc, li, owner, rules.flags, nb, lp, fp,
                                                 objective == "score", tt_size, timeout or 0.0, True)
     sign = 1 if turn == ll else -1
-    mv = {} if v is None else {Move._from_codes(c, i): sign * x for c, i, x in root}
+    mv = {Move._from_codes(c, i): sign * x for c, i, x in root if x is not None and v is not None}
     value = None if v is None else sign * v
     pv = [(s, Move._from_codes(c, i)) for s, c, i in line if s < n]
     return SolveResult(
@@ -261,4 +261,4 @@ def min_plays_batch(hands: Union[np.ndarray, Sequence[HandLike]], rules: Optiona
             _hand_word(int(w), rules)
     else:
         arr = hands_array(hands, rules)
-    return _solver._min_plays_batch(arr, rules.flags)  # type: ignore[no-any-return]
+    return _solver._min_plays_batch(arr, rules.flags)
