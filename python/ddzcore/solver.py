@@ -17,7 +17,7 @@ The search is native (``ddzcore._solver``): alpha-beta on the play state of
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Optional, Sequence, Union
 
 import numpy as np
@@ -37,9 +37,10 @@ OBJECTIVES = ("win", "score")
 _STANDARD = Rules()
 
 
-@dataclass(frozen=True)
 class SolveResult:
-    """The result of ``solve`` (seats as given; all values for the side to move).
+    """The result of ``solve``: seats as given, values for the side to move.
+
+    Computed by ``solve``:
 
     - ``wins``: True when the side to move wins with best play on both sides,
       False when it loses, ``None`` when the search ran out of time (unknown).
@@ -47,38 +48,101 @@ class SolveResult:
       of the side to move in stakes (units of the per-farmer stake, base ×
       room multiplier × doubling: docs/rules.md §6), ±2**bombs, doubled for a
       spring or anti-spring; ``None`` when unknown.
+    - ``nodes``: positions searched; ``seconds``: wall time of the searches
+      so far (both grow when the parts below are first read).
+    - ``to_move``, ``objective``, ``rules``: as asked.
+
+    Computed when first read (the position's transposition table is kept
+    for them, then freed; each part gets the same ``timeout`` again, and is
+    empty when it runs out):
+
     - ``winning_moves``: every legal move of the side to move that keeps a
       forced win (``[]`` when it loses or the result is unknown), in the
       kernel's order.
     - ``move_values``: each legal move's value for the side to move (as
-      ``value``), a dict in the kernel's order; empty when unknown.
+      ``value``), a dict in the kernel's order.
     - ``best_moves``: the moves whose value equals ``value`` (score mode: the
       ones keeping the best score; win/loss: the winning moves, or every
       move of a lost position).
     - ``line``: one principal variation to the end of the game, moves and
       passes (``Move``), each player keeping the position's value;
-      ``line_seats`` the seat of each.
-    - ``nodes``: positions searched; ``seconds``: wall time of the search.
-    - ``to_move``, ``objective``: as asked.
+      ``line_seats``: the seat of each.
     """
 
-    wins: Optional[bool]
-    value: Optional[int]
-    winning_moves: list[Move]
-    best_moves: list[Move]
-    move_values: dict[Move, int]
-    line: list[Move]
-    line_seats: list[int]
-    nodes: int
-    seconds: float
-    to_move: int
-    objective: str
-    rules: Rules = field(repr=False, default=_STANDARD)
+    def __init__(self, search: "_solver.Search", value: Optional[int], players: int, landlord: int, to_move: int,
+                 objective: str, rules: Rules, timeout: float) -> None:
+        self._search: "Optional[_solver.Search]" = search
+        self._sign = 1 if to_move == landlord else -1
+        self._players = players
+        self._timeout = timeout
+        self._nodes = search.nodes
+        self._seconds = search.seconds
+        self._values: Optional[dict[Move, int]] = None
+        self._line: Optional[list[tuple[int, Move]]] = None
+        self.value: Optional[int] = None if value is None else self._sign * value
+        self.wins: Optional[bool] = None if value is None else self._sign * value > 0
+        self.to_move = to_move
+        self.objective = objective
+        self.rules = rules
+        if value is None:
+            self._values, self._line = {}, []
+            self._release()
+
+    def _release(self) -> None:
+        if self._search is not None and self._values is not None and self._line is not None:
+            self._nodes, self._seconds = self._search.nodes, self._search.seconds
+            self._search = None  # frees the table
+
+    @property
+    def nodes(self) -> int:
+        return self._nodes if self._search is None else int(self._search.nodes)
+
+    @property
+    def seconds(self) -> float:
+        return self._seconds if self._search is None else float(self._search.seconds)
 
     @property
     def unknown(self) -> bool:
         """True when the search timed out before proving the result."""
         return self.wins is None
+
+    @property
+    def move_values(self) -> dict[Move, int]:
+        if self._values is None:
+            assert self._search is not None
+            got = self._search.move_values(self._timeout)
+            self._values = {} if got is None else {Move._from_codes(c, i): self._sign * v for c, i, v in got}
+            self._release()
+        return self._values
+
+    @property
+    def winning_moves(self) -> list[Move]:
+        return [m for m, v in self.move_values.items() if v > 0]
+
+    @property
+    def best_moves(self) -> list[Move]:
+        return [m for m, v in self.move_values.items() if v == self.value]
+
+    def _pv(self) -> list[tuple[int, Move]]:
+        if self._line is None:
+            assert self._search is not None
+            got = self._search.line(self._timeout)
+            self._line = [] if got is None else [(s, Move._from_codes(c, i)) for s, c, i in got
+                                                 if s < self._players]
+            self._release()
+        return self._line
+
+    @property
+    def line(self) -> list[Move]:
+        return [m for _, m in self._pv()]
+
+    @property
+    def line_seats(self) -> list[int]:
+        return [s for s, _ in self._pv()]
+
+    def __repr__(self) -> str:
+        return (f"<SolveResult wins={self.wins} value={self.value} to_move={self.to_move} "
+                f"objective={self.objective!r} nodes={self.nodes}>")
 
     def __str__(self) -> str:
         if self.wins is None:
@@ -195,26 +259,8 @@ def solve(hands: Union[PlayState, Sequence[HandLike]], rules: Optional[Rules] = 
         raise ValueError(f"timeout must be None or seconds > 0, not {timeout!r}")
     words, n, ll, turn, lc, li, rules, owner, nb, lp, fp = _position(
         hands, rules, landlord, to_move, last, last_player, bombs, landlord_plays, farmer_plays)
-    v, root, line, nodes, secs = _solver._solve(words, ll, turn, lc, li, owner, rules.flags, nb, lp, fp,
-                                                objective == "score", tt_size, timeout or 0.0, True)
-    sign = 1 if turn == ll else -1
-    mv = {Move._from_codes(c, i): sign * x for c, i, x in root if x is not None and v is not None}
-    value = None if v is None else sign * v
-    pv = [(s, Move._from_codes(c, i)) for s, c, i in line if s < n]
-    return SolveResult(
-        wins=None if value is None else value > 0,
-        value=value,
-        winning_moves=[m for m, x in mv.items() if x > 0],
-        best_moves=[m for m, x in mv.items() if x == value],
-        move_values=mv,
-        line=[m for _, m in pv],
-        line_seats=[s for s, _ in pv],
-        nodes=nodes,
-        seconds=secs,
-        to_move=turn,
-        objective=objective,
-        rules=rules,
-    )
+    search = _solver.Search(words, ll, turn, lc, li, owner, rules.flags, nb, lp, fp, objective == "score", tt_size)
+    return SolveResult(search, search.value(timeout or 0.0), n, ll, turn, objective, rules, timeout or 0.0)
 
 
 @dataclass(frozen=True)

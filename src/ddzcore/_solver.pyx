@@ -16,7 +16,9 @@ whole and compared on every probe) keeps value bounds and the best move;
 the move to beat enters the key by its reading (type, main rank, length,
 card count; the cards themselves only for bombs), so positions that differ
 only in the kicker choices of the last move merge.  Moves are tried in the
-order: table move, moves that empty the hand, more cards first.
+order: table move, the move that empties the hand, then by the minimum
+plays (手数) the rest of the hand needs, more cards first among equals,
+pass last.
 """
 
 from libc.stdlib cimport malloc, calloc, realloc, free
@@ -65,6 +67,131 @@ cdef enum:
 ENTRY_BYTES = 32
 
 
+cdef inline u64 mix(u64 z) noexcept nogil:
+    """splitmix64's finaliser: a 64-bit hash of z."""
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+# ---------------------------------------------------------------- minimum plays (手数)
+
+cdef struct MEntry:
+    u64 key            # hand word + 1 (0: empty)
+    u64 cards          # first combination of an optimal decomposition
+    u64 info
+    int32_t val        # minimum plays
+    uint32_t gen       # the batch item this entry belongs to
+
+
+cdef struct Memo:
+    MEntry* t
+    u64 mask
+    u64 used
+    uint32_t gen
+    MoveRec* buf
+    Py_ssize_t cap
+
+
+cdef bint memo_init(Memo* m) noexcept nogil:
+    m.mask = (1 << 12) - 1
+    m.t = <MEntry*>calloc(m.mask + 1, sizeof(MEntry))
+    m.used = 0
+    m.gen = 1
+    m.cap = 4096
+    m.buf = <MoveRec*>malloc(m.cap * sizeof(MoveRec))
+    return m.t != NULL and m.buf != NULL
+
+
+cdef inline MEntry* memo_slot(Memo* m, u64 key) noexcept nogil:
+    """The slot of key: its entry of this generation, or the free slot to fill."""
+    cdef u64 i = mix(key) & m.mask
+    while m.t[i].gen == m.gen and m.t[i].key != key:
+        i = (i + 1) & m.mask
+    return &m.t[i]
+
+
+cdef bint memo_grow(Memo* m) noexcept nogil:
+    cdef MEntry* old = m.t
+    cdef u64 n = m.mask + 1, i
+    cdef MEntry* e
+    m.t = <MEntry*>calloc(2 * n, sizeof(MEntry))
+    if m.t == NULL:
+        m.t = old
+        return False
+    m.mask = 2 * n - 1
+    for i in range(n):
+        if old[i].gen == m.gen:
+            e = memo_slot(m, old[i].key)
+            e[0] = old[i]
+    free(old)
+    return True
+
+
+cdef int min_plays_rec(Memo* m, u64 hand, int flags, Py_ssize_t at) noexcept nogil:
+    """Fewest combinations that partition hand (0 for no cards), -1 when out
+    of memory.  Every partition has a combination holding a card of the
+    hand's lowest rank, so only moves with such a card are tried."""
+    cdef MEntry* e
+    cdef Py_ssize_t n, i
+    cdef int best = 1 << 20, v, r
+    cdef u64 bc = 0, bi = 0, c
+    cdef MoveRec* p
+    if hand == 0:
+        return 0
+    e = memo_slot(m, hand + 1)
+    if e.gen == m.gen:
+        return e.val
+    n = generate(hand, 0, 0, flags, m.buf + at, m.cap - at)
+    if n > m.cap - at:
+        p = <MoveRec*>realloc(m.buf, 2 * (at + n) * sizeof(MoveRec))
+        if p == NULL:
+            return -1
+        m.buf = p
+        m.cap = 2 * (at + n)
+        generate(hand, 0, 0, flags, m.buf + at, m.cap - at)
+    r = 0
+    while count_of(hand, r) == 0:
+        r += 1
+    for i in range(n):
+        c = m.buf[at + i].cards
+        if c == hand:
+            best = 1
+            bc = c
+            bi = m.buf[at + i].info
+            break
+        if count_of(c, r) == 0:
+            continue
+        v = min_plays_rec(m, hand - c, flags, at + n)
+        if v < 0:
+            return -1
+        if v + 1 < best:
+            best = v + 1
+            bc = c
+            bi = m.buf[at + i].info
+    if 2 * (m.used + 1) > m.mask and not memo_grow(m):
+        return -1
+    e = memo_slot(m, hand + 1)
+    if e.gen != m.gen:
+        m.used += 1
+    e.key = hand + 1
+    e.gen = m.gen
+    e.val = best
+    e.cards = bc
+    e.info = bi
+    return best
+
+
+cdef inline void memo_next(Memo* m) noexcept nogil:
+    """Forget every entry (next generation), clearing the table only on wrap-around."""
+    m.gen += 1
+    m.used = 0
+    if m.gen == 0:
+        memset(m.t, 0, (m.mask + 1) * sizeof(MEntry))
+        m.gen = 1
+
+
+
 # ---------------------------------------------------------------- table
 
 cdef struct Entry:
@@ -86,12 +213,7 @@ cdef struct Ctx:
     bint score
     MoveRec* buf       # move stack: a node's moves, then its children's
     Py_ssize_t cap
-
-
-cdef inline u64 mix(u64 z) noexcept nogil:
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-    return z ^ (z >> 31)
+    Memo memo          # min_plays of the hands met, for move ordering
 
 
 cdef inline u64 last_key(const State* s) noexcept nogil:
@@ -213,14 +335,36 @@ cdef inline bint reserve(Ctx* c, Py_ssize_t n) noexcept nogil:
     return True
 
 
+cdef enum:
+    N_KEYS = 128
+
+
+cdef inline int order_key(Ctx* c, const State* s, u64 cards, u64 info) noexcept nogil:
+    """Search order, lowest first: the whole hand; then by the fewest plays
+    (min_plays) the rest of the hand needs, more cards first among equals;
+    pass last."""
+    cdef int n, k
+    if info_combo(info) == C_PASS:
+        return N_KEYS - 1
+    if cards == s.hand[s.turn]:
+        return 0
+    n = card_total(cards)
+    if c.memo.used > (1 << 20):        # bounded memory: start the memo afresh
+        memo_next(&c.memo)
+    k = min_plays_rec(&c.memo, s.hand[s.turn] - cards, s.flags, 0)
+    if k < 0 or k > 14:
+        k = 14
+    return 1 + 8 * k + (20 - min(n, 20)) // 3
+
+
 cdef Py_ssize_t moves_at(Ctx* c, const State* s, Py_ssize_t at, u64 first_cards, u64 first_info) noexcept nogil:
-    """Legal moves of s into c.buf[at:], ordered: (first_cards, first_info)
-    if legal, then by card count, most first (the whole hand first, passes
-    last).  -1 when out of memory."""
+    """Legal moves of s into c.buf[at:], in search order (order_key), the
+    move (first_cards, first_info) first if legal.  -1 when out of memory."""
     cdef u64 hand = s.hand[s.turn]
     cdef Py_ssize_t n = generate(hand, s.last_cards, s.last_info, s.flags, c.buf + at, c.cap - at)
     cdef Py_ssize_t i, j, k
-    cdef int cnt[41]
+    cdef int cnt[N_KEYS]
+    cdef uint8_t keys[4096]
     cdef int t
     cdef MoveRec tmp
     if n > c.cap - at:
@@ -230,19 +374,20 @@ cdef Py_ssize_t moves_at(Ctx* c, const State* s, Py_ssize_t at, u64 first_cards,
     if 2 * n > c.cap - at:
         if not reserve(c, 2 * (at + 2 * n)):
             return -1
-    if n <= 1:
+    if n <= 1 or n > 4096:
         return n
-    # Counting sort by card count, descending, through the scratch half c.buf[at+n:at+2n].
+    # Counting sort by key through the scratch half c.buf[at+n:at+2n].
     memset(cnt, 0, sizeof(cnt))
     for i in range(n):
-        cnt[40 - card_total(c.buf[at + i].cards)] += 1
+        keys[i] = order_key(c, s, c.buf[at + i].cards, c.buf[at + i].info)
+        cnt[keys[i]] += 1
     t = 0
-    for k in range(41):
+    for k in range(N_KEYS):
         j = cnt[k]
         cnt[k] = t
         t += <int>j
     for i in range(n):
-        k = 40 - card_total(c.buf[at + i].cards)
+        k = keys[i]
         c.buf[at + n + cnt[k]] = c.buf[at + i]
         cnt[k] += 1
     memcpy(c.buf + at, c.buf + at + n, n * sizeof(MoveRec))
@@ -346,7 +491,7 @@ cdef int32_t value_of(Ctx* c, State* s, Py_ssize_t at) noexcept nogil:
     return search(c, s, -1, 1, at)
 
 
-cdef int ctx_init(Ctx* c, bint score, u64 tt_entries, double timeout) except -1:
+cdef int ctx_init(Ctx* c, bint score, u64 tt_entries) except -1:
     cdef u64 limit = 1
     while limit * 2 <= tt_entries:
         limit *= 2
@@ -357,222 +502,155 @@ cdef int ctx_init(Ctx* c, bint score, u64 tt_entries, double timeout) except -1:
     c.nodes = 0
     c.aborted = False
     c.score = score
-    c.deadline = ddz_now() + timeout if timeout > 0 else 0
+    c.deadline = 0
     c.buf = NULL
     c.cap = 0
-    if c.tt == NULL or not reserve(c, 4096):
-        free(c.tt)
-        free(c.buf)
+    if not memo_init(&c.memo) or c.tt == NULL or not reserve(c, 4096):
+        ctx_free(c)
         raise MemoryError()
     return 0
 
 
 cdef void ctx_free(Ctx* c) noexcept nogil:
+    """Free what ctx_init allocated (idempotent)."""
     free(c.tt)
     free(c.buf)
+    free(c.memo.t)
+    free(c.memo.buf)
+    c.tt = NULL
+    c.buf = NULL
+    c.memo.t = NULL
+    c.memo.buf = NULL
 
 
-def _solve(hands, int landlord, int turn, u64 last_cards, u64 last_info, int owner, int flags,
-           int bombs, int landlord_plays, int farmer_plays, bint score, u64 tt_entries, double timeout,
-           bint all_moves):
-    """Kernel of ``ddzcore.solver.solve`` (which checks the arguments and
-    documents the result).  Returns ``(value, moves, line, nodes, seconds)``:
-    value for the landlord or None on timeout; moves a list of
-    ``(cards, info, value or None)`` for every root move when ``all_moves``
-    (else []); line a list of ``(seat, cards, info)`` to the end of the game."""
+cdef class Search:
+    """One end-game position and its search (transposition table kept between
+    calls), for ``ddzcore.solver.solve``, which checks the arguments and
+    documents the results.  Values are the landlord's (win/loss: +1 / -1;
+    score: stakes); ``None`` when a call ran out of time.  Every call
+    releases the GIL; one object must not be used by two threads at once
+    (``RuntimeError``).
+
+    ``Search(hands, landlord, turn, last_cards, last_info, owner, flags,
+    bombs, landlord_plays, farmer_plays, score, tt_entries)``: ``hands`` the
+    three seats' card words (a two-player game leaves seat 2 empty)."""
+
     cdef Ctx c
-    cdef State s, t
-    cdef Undo u
-    cdef int32_t v = 0, mv
-    cdef Py_ssize_t n, i, k
-    cdef double t0 = ddz_now()
-    cdef bint aborted = False
-    cdef MoveRec* root = NULL
-    cdef int32_t* vals = NULL
-    cdef MoveRec line[MAX_PLIES]
-    cdef int8_t seats[MAX_PLIES]
-    cdef Py_ssize_t nline = 0
-    s.hand[0] = hands[0]
-    s.hand[1] = hands[1]
-    s.hand[2] = hands[2]
-    s.last_cards = last_cards
-    s.last_info = last_info
-    s.flags = flags
-    s.ply = 0
-    s.turn = turn
-    s.owner = owner
-    s.landlord = landlord
-    s.bombs = bombs
-    s.landlord_plays = landlord_plays
-    s.farmer_plays = farmer_plays
-    ctx_init(&c, score, tt_entries, timeout)
-    n = 0
-    with nogil:
-        v = value_of(&c, &s, 0)
-        if not c.aborted and all_moves:
-            # Every root move's exact value (the table makes the winners cheap).
-            t = s
-            n = generate(t.hand[t.turn], t.last_cards, t.last_info, t.flags, NULL, 0)
-            root = <MoveRec*>malloc((n + 1) * sizeof(MoveRec))
-            vals = <int32_t*>malloc((n + 1) * sizeof(int32_t))
-            if root == NULL or vals == NULL:
-                c.aborted = True
-            else:
-                generate(t.hand[t.turn], t.last_cards, t.last_info, t.flags, root, n)
-                for i in range(n):
-                    push(&t, root[i].cards, root[i].info, &u)
-                    vals[i] = value_of(&c, &t, 0)
-                    pop(&t, &u)
-                    if c.aborted:
-                        break
-        # Principal variation: at each node the first move (search order) whose
-        # child keeps the node's value; the node's moves stay in c.buf[0:k].
-        t = s
-        while not c.aborted and not is_over(&t) and nline < MAX_PLIES:
-            mv = value_of(&c, &t, 0)
-            k = moves_at(&c, &t, 0, 0, 0)
-            if k < 0:
-                c.aborted = True
-            for i in range(k):
-                seats[nline] = t.turn
-                push(&t, c.buf[i].cards, c.buf[i].info, &u)
-                if value_of(&c, &t, 2 * k) == mv:
-                    line[nline] = c.buf[i]
-                    nline += 1
-                    break
-                pop(&t, &u)
-            else:
-                c.aborted = True
-        aborted = c.aborted
-    secs = ddz_now() - t0
-    out_moves = []
-    if all_moves and root != NULL and vals != NULL:
-        for i in range(n):
-            out_moves.append((root[i].cards, root[i].info, None if aborted else vals[i]))
-    free(root)
-    free(vals)
-    nodes = c.nodes
-    ctx_free(&c)
-    out_line = [(seats[i], line[i].cards, line[i].info) for i in range(nline)]
-    return (None if aborted else v), out_moves, out_line, nodes, secs
+    cdef State s
+    cdef bint busy
+    cdef readonly double seconds
 
+    def __cinit__(self, hands, int landlord, int turn, u64 last_cards, u64 last_info, int owner, int flags,
+                  int bombs, int landlord_plays, int farmer_plays, bint score, u64 tt_entries):
+        self.s.hand[0] = hands[0]
+        self.s.hand[1] = hands[1]
+        self.s.hand[2] = hands[2]
+        self.s.last_cards = last_cards
+        self.s.last_info = last_info
+        self.s.flags = flags
+        self.s.ply = 0
+        self.s.turn = turn
+        self.s.owner = owner
+        self.s.landlord = landlord
+        self.s.bombs = bombs
+        self.s.landlord_plays = landlord_plays
+        self.s.farmer_plays = farmer_plays
+        memset(&self.c, 0, sizeof(Ctx))
+        ctx_init(&self.c, score, tt_entries)
+        self.seconds = 0
 
+    def __dealloc__(self):
+        ctx_free(&self.c)
 
-# ---------------------------------------------------------------- minimum plays (手数)
+    @property
+    def nodes(self):
+        """Positions searched so far, over every call."""
+        return self.c.nodes
 
-cdef struct MEntry:
-    u64 key            # hand word + 1 (0: empty)
-    u64 cards          # first combination of an optimal decomposition
-    u64 info
-    int32_t val        # minimum plays
-    uint32_t gen       # the batch item this entry belongs to
-
-
-cdef struct Memo:
-    MEntry* t
-    u64 mask
-    u64 used
-    uint32_t gen
-    MoveRec* buf
-    Py_ssize_t cap
-
-
-cdef bint memo_init(Memo* m) noexcept nogil:
-    m.mask = (1 << 12) - 1
-    m.t = <MEntry*>calloc(m.mask + 1, sizeof(MEntry))
-    m.used = 0
-    m.gen = 1
-    m.cap = 4096
-    m.buf = <MoveRec*>malloc(m.cap * sizeof(MoveRec))
-    return m.t != NULL and m.buf != NULL
-
-
-cdef inline MEntry* memo_slot(Memo* m, u64 key) noexcept nogil:
-    """The slot of key: its entry of this generation, or the free slot to fill."""
-    cdef u64 i = mix(key) & m.mask
-    while m.t[i].gen == m.gen and m.t[i].key != key:
-        i = (i + 1) & m.mask
-    return &m.t[i]
-
-
-cdef bint memo_grow(Memo* m) noexcept nogil:
-    cdef MEntry* old = m.t
-    cdef u64 n = m.mask + 1, i
-    cdef MEntry* e
-    m.t = <MEntry*>calloc(2 * n, sizeof(MEntry))
-    if m.t == NULL:
-        m.t = old
-        return False
-    m.mask = 2 * n - 1
-    for i in range(n):
-        if old[i].gen == m.gen:
-            e = memo_slot(m, old[i].key)
-            e[0] = old[i]
-    free(old)
-    return True
-
-
-cdef int min_plays_rec(Memo* m, u64 hand, int flags, Py_ssize_t at) noexcept nogil:
-    """Fewest combinations that partition hand (0 for no cards), -1 when out
-    of memory.  Every partition has a combination holding a card of the
-    hand's lowest rank, so only moves with such a card are tried."""
-    cdef MEntry* e
-    cdef Py_ssize_t n, i
-    cdef int best = 1 << 20, v, r
-    cdef u64 bc = 0, bi = 0, c
-    cdef MoveRec* p
-    if hand == 0:
+    cdef int start(self, double timeout) except -1:
+        if self.busy:
+            raise RuntimeError("this Search is running in another thread")
+        self.busy = True
+        self.c.aborted = False
+        self.c.deadline = ddz_now() + timeout if timeout > 0 else 0
         return 0
-    e = memo_slot(m, hand + 1)
-    if e.gen == m.gen:
-        return e.val
-    n = generate(hand, 0, 0, flags, m.buf + at, m.cap - at)
-    if n > m.cap - at:
-        p = <MoveRec*>realloc(m.buf, 2 * (at + n) * sizeof(MoveRec))
-        if p == NULL:
-            return -1
-        m.buf = p
-        m.cap = 2 * (at + n)
-        generate(hand, 0, 0, flags, m.buf + at, m.cap - at)
-    r = 0
-    while count_of(hand, r) == 0:
-        r += 1
-    for i in range(n):
-        c = m.buf[at + i].cards
-        if c == hand:
-            best = 1
-            bc = c
-            bi = m.buf[at + i].info
-            break
-        if count_of(c, r) == 0:
-            continue
-        v = min_plays_rec(m, hand - c, flags, at + n)
-        if v < 0:
-            return -1
-        if v + 1 < best:
-            best = v + 1
-            bc = c
-            bi = m.buf[at + i].info
-    if 2 * (m.used + 1) > m.mask and not memo_grow(m):
-        return -1
-    e = memo_slot(m, hand + 1)
-    if e.gen != m.gen:
-        m.used += 1
-    e.key = hand + 1
-    e.gen = m.gen
-    e.val = best
-    e.cards = bc
-    e.info = bi
-    return best
 
+    cdef void stop(self, double t0):
+        self.busy = False
+        self.seconds += ddz_now() - t0
 
-cdef inline void memo_next(Memo* m) noexcept nogil:
-    """Forget every entry (next generation), clearing the table only on wrap-around."""
-    m.gen += 1
-    m.used = 0
-    if m.gen == 0:
-        memset(m.t, 0, (m.mask + 1) * sizeof(MEntry))
-        m.gen = 1
+    def value(self, double timeout=0):
+        """The position's value, or None on timeout (``timeout`` seconds, 0: none)."""
+        cdef int32_t v
+        cdef double t0 = ddz_now()
+        self.start(timeout)
+        with nogil:
+            v = value_of(&self.c, &self.s, 0)
+        self.stop(t0)
+        return None if self.c.aborted else v
+
+    def move_values(self, double timeout=0):
+        """``[(cards, info, value)]`` for every legal move (kernel order), or
+        None on timeout."""
+        cdef Py_ssize_t n = generate(self.s.hand[self.s.turn], self.s.last_cards, self.s.last_info,
+                                     self.s.flags, NULL, 0), i
+        cdef MoveRec* root = <MoveRec*>malloc((n + 1) * sizeof(MoveRec))
+        cdef int32_t* vals = <int32_t*>malloc((n + 1) * sizeof(int32_t))
+        cdef State t = self.s
+        cdef Undo u
+        cdef double t0 = ddz_now()
+        if root == NULL or vals == NULL:
+            free(root)
+            free(vals)
+            raise MemoryError()
+        generate(t.hand[t.turn], t.last_cards, t.last_info, t.flags, root, n)
+        self.start(timeout)
+        with nogil:
+            for i in range(n):
+                push(&t, root[i].cards, root[i].info, &u)
+                vals[i] = value_of(&self.c, &t, 0)
+                pop(&t, &u)
+                if self.c.aborted:
+                    break
+        self.stop(t0)
+        out = None if self.c.aborted else [(root[i].cards, root[i].info, vals[i]) for i in range(n)]
+        free(root)
+        free(vals)
+        return out
+
+    def line(self, double timeout=0):
+        """A principal variation, ``[(seat, cards, info)]`` to the end of the
+        game: at each position the first move (search order) whose result
+        keeps the position's value.  None on timeout."""
+        cdef MoveRec line[MAX_PLIES]
+        cdef int8_t seats[MAX_PLIES]
+        cdef Py_ssize_t nline = 0, i, k
+        cdef State t = self.s
+        cdef Undo u
+        cdef int32_t mv
+        cdef Ctx* c = &self.c
+        cdef double t0 = ddz_now()
+        self.start(timeout)
+        with nogil:
+            while not c.aborted and not is_over(&t) and nline < MAX_PLIES:
+                mv = value_of(c, &t, 0)
+                k = moves_at(c, &t, 0, 0, 0)     # this node's moves stay in c.buf[0:k]
+                if k < 0:
+                    c.aborted = True
+                for i in range(k):
+                    seats[nline] = t.turn
+                    push(&t, c.buf[i].cards, c.buf[i].info, &u)
+                    if value_of(c, &t, 2 * k) == mv:
+                        line[nline] = c.buf[i]
+                        nline += 1
+                        break
+                    pop(&t, &u)
+                else:
+                    c.aborted = True
+        self.stop(t0)
+        if c.aborted:
+            return None
+        return [(seats[i], line[i].cards, line[i].info) for i in range(nline)]
 
 
 def _min_plays(u64 hand, int flags):
