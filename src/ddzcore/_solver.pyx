@@ -154,12 +154,14 @@ cdef int min_plays_rec(Memo* m, u64 hand, int flags, Py_ssize_t at) noexcept nog
     while count_of(hand, r) == 0:
         r += 1
     for i in range(n):
-        c = m.buf[at + i].cards
-        if c == hand:
+        if m.buf[at + i].cards == hand:       # one combination: 1, nothing beats that
             best = 1
-            bc = c
+            bc = hand
             bi = m.buf[at + i].info
+            n = 0
             break
+    for i in range(n):
+        c = m.buf[at + i].cards
         if count_of(c, r) == 0:
             continue
         v = min_plays_rec(m, hand - c, flags, at + n)
@@ -169,6 +171,8 @@ cdef int min_plays_rec(Memo* m, u64 hand, int flags, Py_ssize_t at) noexcept nog
             best = v + 1
             bc = c
             bi = m.buf[at + i].info
+            if best == 2:                     # not one combination: 2 is the least
+                break
     if 2 * (m.used + 1) > m.mask and not memo_grow(m):
         return -1
     e = memo_slot(m, hand + 1)
