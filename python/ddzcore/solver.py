@@ -174,8 +174,10 @@ def _position(hands: Union[PlayState, Sequence[HandLike]], rules: Optional[Rules
     """Checked native arguments: (words of 3 seats, players, landlord, turn,
     last cards, last info, rules, owner, bombs, landlord plays, farmer plays)."""
     if isinstance(hands, PlayState):
-        if rules is not None and rules != hands.rules:
-            raise ValueError("give rules with a hand list, not with a PlayState (it has its own)")
+        if rules is not None or landlord != 0 or to_move is not None or last is not None or last_player is not None:
+            raise ValueError("a PlayState carries its own rules, seats and move to beat: give them with a hand list")
+        if hands.is_over:
+            raise InvalidDealError("the PlayState's game is over")
         lc, li = hands.last_codes
         return (list(hands.hand_words), 3, hands.landlord, hands.turn, lc, li, hands.rules,
                 hands.owner if li else -1, hands.bombs, hands.landlord_plays, hands.farmer_plays)

@@ -380,6 +380,14 @@ cdef Py_ssize_t moves_at(Ctx* c, const State* s, Py_ssize_t at, u64 first_cards,
             return -1
     if n <= 1 or n > 4096:
         return n
+    if not c.score:
+        # Win/loss: a move that empties the hand wins outright; try it alone first.
+        for i in range(n):
+            if c.buf[at + i].cards == hand:
+                tmp = c.buf[at + i]
+                c.buf[at + i] = c.buf[at]
+                c.buf[at] = tmp
+                return n
     # Counting sort by key through the scratch half c.buf[at+n:at+2n].
     memset(cnt, 0, sizeof(cnt))
     for i in range(n):
