@@ -24,6 +24,7 @@ import numpy as np
 
 from . import _solver
 from ._state import PlayState
+from .cards import Hand
 from .errors import InvalidDealError
 from .generate import HandLike, LastLike, _hand_word, _last_codes, hands_array
 from .moves import Move
@@ -261,6 +262,9 @@ def solve(hands: Union[PlayState, Sequence[HandLike]], rules: Optional[Rules] = 
         raise ValueError(f"timeout must be None or seconds > 0, not {timeout!r}")
     words, n, ll, turn, lc, li, rules, owner, nb, lp, fp = _position(
         hands, rules, landlord, to_move, last, last_player, bombs, landlord_plays, farmer_plays)
+    if objective == "score" and nb + sum(len(Hand._trusted(w, rules.decks)) for w in words) // 4 + 2 > 29:
+        raise ValueError(f"score mode: {nb} bombs so far plus the bombs these hands can still play could "
+                         f"exceed 2**29 stakes (the search's 32-bit values)")
     search = _solver.Search(words, ll, turn, lc, li, owner, rules.flags, nb, lp, fp, objective == "score", tt_size)
     return SolveResult(search, search.value(timeout or 0.0), n, ll, turn, objective, rules, timeout or 0.0)
 
