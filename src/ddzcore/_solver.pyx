@@ -552,8 +552,11 @@ cdef class Search:
     cdef bint busy
     cdef readonly double seconds
 
-    def __cinit__(self, hands, int landlord, int turn, u64 last_cards, u64 last_info, int owner, int flags,
-                  int bombs, int landlord_plays, int farmer_plays, bint score, u64 tt_entries):
+    def __cinit__(self):
+        memset(&self.c, 0, sizeof(Ctx))
+
+    def __init__(self, hands, int landlord, int turn, u64 last_cards, u64 last_info, int owner, int flags,
+                 int bombs, int landlord_plays, int farmer_plays, bint score, u64 tt_entries):
         self.s.hand[0] = hands[0]
         self.s.hand[1] = hands[1]
         self.s.hand[2] = hands[2]
@@ -567,7 +570,7 @@ cdef class Search:
         self.s.bombs = bombs
         self.s.landlord_plays = landlord_plays
         self.s.farmer_plays = farmer_plays
-        memset(&self.c, 0, sizeof(Ctx))
+        ctx_free(&self.c)
         ctx_init(&self.c, score, tt_entries)
         self.seconds = 0
 
