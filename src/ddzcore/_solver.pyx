@@ -27,7 +27,7 @@ from libc.stdint cimport int8_t, uint8_t, int16_t, int32_t, uint32_t, int64_t, u
 
 from ddzcore.bits cimport *
 from ddzcore._kernel cimport generate, bomb_power, classify
-from ddzcore._state cimport State, Undo, push, pop, is_over, MAX_PLIES
+from ddzcore._state cimport State, Undo, Buf, buf_reserve, push, pop, is_over, MAX_PLIES
 
 cimport numpy as cnp
 import numpy as np
@@ -89,8 +89,7 @@ cdef struct Memo:
     u64 mask
     u64 used
     uint32_t gen
-    MoveRec* buf
-    Py_ssize_t cap
+    Buf buf            # move stack of the search
 
 
 cdef bint memo_init(Memo* m) noexcept nogil:
@@ -98,9 +97,9 @@ cdef bint memo_init(Memo* m) noexcept nogil:
     m.t = <MEntry*>calloc(m.mask + 1, sizeof(MEntry))
     m.used = 0
     m.gen = 1
-    m.cap = 4096
-    m.buf = <MoveRec*>malloc(m.cap * sizeof(MoveRec))
-    return m.t != NULL and m.buf != NULL
+    m.buf.p = NULL
+    m.buf.cap = 0
+    return m.t != NULL and buf_reserve(&m.buf, 4096)
 
 
 cdef inline MEntry* memo_slot(Memo* m, u64 key) noexcept nogil:
@@ -136,32 +135,28 @@ cdef int min_plays_rec(Memo* m, u64 hand, int flags, Py_ssize_t at) noexcept nog
     cdef Py_ssize_t n, i
     cdef int best = 1 << 20, v, r
     cdef u64 bc = 0, bi = 0, c
-    cdef MoveRec* p
     if hand == 0:
         return 0
     e = memo_slot(m, hand + 1)
     if e.gen == m.gen:
         return e.val
-    n = generate(hand, 0, 0, flags, m.buf + at, m.cap - at)
-    if n > m.cap - at:
-        p = <MoveRec*>realloc(m.buf, 2 * (at + n) * sizeof(MoveRec))
-        if p == NULL:
+    n = generate(hand, 0, 0, flags, m.buf.p + at, m.buf.cap - at)
+    if n > m.buf.cap - at:
+        if not buf_reserve(&m.buf, at + n):
             return -1
-        m.buf = p
-        m.cap = 2 * (at + n)
-        generate(hand, 0, 0, flags, m.buf + at, m.cap - at)
+        generate(hand, 0, 0, flags, m.buf.p + at, m.buf.cap - at)
     r = 0
     while count_of(hand, r) == 0:
         r += 1
     for i in range(n):
-        if m.buf[at + i].cards == hand:       # one combination: 1, nothing beats that
+        if m.buf.p[at + i].cards == hand:       # one combination: 1, nothing beats that
             best = 1
             bc = hand
-            bi = m.buf[at + i].info
+            bi = m.buf.p[at + i].info
             n = 0
             break
     for i in range(n):
-        c = m.buf[at + i].cards
+        c = m.buf.p[at + i].cards
         if count_of(c, r) == 0:
             continue
         v = min_plays_rec(m, hand - c, flags, at + n)
@@ -170,7 +165,7 @@ cdef int min_plays_rec(Memo* m, u64 hand, int flags, Py_ssize_t at) noexcept nog
         if v + 1 < best:
             best = v + 1
             bc = c
-            bi = m.buf[at + i].info
+            bi = m.buf.p[at + i].info
             if best == 2:                     # not one combination: 2 is the least
                 break
     if 2 * (m.used + 1) > m.mask and not memo_grow(m):
@@ -215,8 +210,7 @@ cdef struct Ctx:
     double deadline    # 0: none
     bint aborted
     bint score
-    MoveRec* buf       # move stack: a node's moves, then its children's
-    Py_ssize_t cap
+    Buf buf            # move stack: a node's moves, then its children's
     Memo memo          # min_plays of the hands met, for move ordering
 
 
@@ -324,21 +318,6 @@ cdef inline int32_t outcome(const Ctx* c, const State* s) noexcept nogil:
     return m if ll_won else -m
 
 
-cdef inline bint reserve(Ctx* c, Py_ssize_t n) noexcept nogil:
-    """Room for n records in c.buf; False when out of memory."""
-    cdef MoveRec* p
-    if n <= c.cap:
-        return True
-    if n < 2 * c.cap:
-        n = 2 * c.cap
-    p = <MoveRec*>realloc(c.buf, n * sizeof(MoveRec))
-    if p == NULL:
-        return False
-    c.buf = p
-    c.cap = n
-    return True
-
-
 cdef enum:
     N_KEYS = 128
 
@@ -362,36 +341,36 @@ cdef inline int order_key(Ctx* c, const State* s, u64 cards, u64 info) noexcept 
 
 
 cdef Py_ssize_t moves_at(Ctx* c, const State* s, Py_ssize_t at, u64 first_cards, u64 first_info) noexcept nogil:
-    """Legal moves of s into c.buf[at:], in search order (order_key), the
+    """Legal moves of s into c.buf.p[at:], in search order (order_key), the
     move (first_cards, first_info) first if legal.  -1 when out of memory."""
     cdef u64 hand = s.hand[s.turn]
-    cdef Py_ssize_t n = generate(hand, s.last_cards, s.last_info, s.flags, c.buf + at, c.cap - at)
+    cdef Py_ssize_t n = generate(hand, s.last_cards, s.last_info, s.flags, c.buf.p + at, c.buf.cap - at)
     cdef Py_ssize_t i, j, k
     cdef int cnt[N_KEYS]
     cdef uint8_t keys[4096]
     cdef int t
     cdef MoveRec tmp
-    if n > c.cap - at:
-        if not reserve(c, 2 * (at + n)):
+    if n > c.buf.cap - at:
+        if not buf_reserve(&c.buf, 2 * (at + n)):
             return -1
-        n = generate(hand, s.last_cards, s.last_info, s.flags, c.buf + at, c.cap - at)
-    if 2 * n > c.cap - at:
-        if not reserve(c, 2 * (at + 2 * n)):
+        n = generate(hand, s.last_cards, s.last_info, s.flags, c.buf.p + at, c.buf.cap - at)
+    if 2 * n > c.buf.cap - at:
+        if not buf_reserve(&c.buf, 2 * (at + 2 * n)):
             return -1
     if n <= 1 or n > 4096:
         return n
     if not c.score:
         # Win/loss: a move that empties the hand wins outright; try it alone first.
         for i in range(n):
-            if c.buf[at + i].cards == hand:
-                tmp = c.buf[at + i]
-                c.buf[at + i] = c.buf[at]
-                c.buf[at] = tmp
+            if c.buf.p[at + i].cards == hand:
+                tmp = c.buf.p[at + i]
+                c.buf.p[at + i] = c.buf.p[at]
+                c.buf.p[at] = tmp
                 return n
-    # Counting sort by key through the scratch half c.buf[at+n:at+2n].
+    # Counting sort by key through the scratch half c.buf.p[at+n:at+2n].
     memset(cnt, 0, sizeof(cnt))
     for i in range(n):
-        keys[i] = order_key(c, s, c.buf[at + i].cards, c.buf[at + i].info)
+        keys[i] = order_key(c, s, c.buf.p[at + i].cards, c.buf.p[at + i].info)
         cnt[keys[i]] += 1
     t = 0
     for k in range(N_KEYS):
@@ -400,18 +379,18 @@ cdef Py_ssize_t moves_at(Ctx* c, const State* s, Py_ssize_t at, u64 first_cards,
         t += <int>j
     for i in range(n):
         k = keys[i]
-        c.buf[at + n + cnt[k]] = c.buf[at + i]
+        c.buf.p[at + n + cnt[k]] = c.buf.p[at + i]
         cnt[k] += 1
-    memcpy(c.buf + at, c.buf + at + n, n * sizeof(MoveRec))
+    memcpy(c.buf.p + at, c.buf.p + at + n, n * sizeof(MoveRec))
     if first_info or first_cards:
         for i in range(n):
-            if c.buf[at + i].cards == first_cards and (c.buf[at + i].info & 0xFFFFFFFFFFULL) == first_info:
-                tmp = c.buf[at + i]
+            if c.buf.p[at + i].cards == first_cards and (c.buf.p[at + i].info & 0xFFFFFFFFFFULL) == first_info:
+                tmp = c.buf.p[at + i]
                 j = i
                 while j > 0:
-                    c.buf[at + j] = c.buf[at + j - 1]
+                    c.buf.p[at + j] = c.buf.p[at + j - 1]
                     j -= 1
-                c.buf[at] = tmp
+                c.buf.p[at] = tmp
                 break
     return n
 
@@ -460,7 +439,7 @@ cdef int32_t search(Ctx* c, State* s, int32_t alpha, int32_t beta, Py_ssize_t at
     maxing = s.turn == s.landlord
     best = -INF if maxing else INF
     for i in range(n):
-        push(s, c.buf[at + i].cards, c.buf[at + i].info, &u)
+        push(s, c.buf.p[at + i].cards, c.buf.p[at + i].info, &u)
         if is_over(s):
             v = outcome(c, s)
         else:
@@ -471,14 +450,14 @@ cdef int32_t search(Ctx* c, State* s, int32_t alpha, int32_t beta, Py_ssize_t at
         if maxing:
             if v > best:
                 best = v
-                bc = c.buf[at + i].cards
-                bi = c.buf[at + i].info
+                bc = c.buf.p[at + i].cards
+                bi = c.buf.p[at + i].info
                 if best > alpha:
                     alpha = best
         elif v < best:
             best = v
-            bc = c.buf[at + i].cards
-            bi = c.buf[at + i].info
+            bc = c.buf.p[at + i].cards
+            bi = c.buf.p[at + i].info
             if best < beta:
                 beta = best
         if alpha >= beta:
@@ -495,7 +474,7 @@ cdef int32_t search(Ctx* c, State* s, int32_t alpha, int32_t beta, Py_ssize_t at
 
 cdef int32_t value_of(Ctx* c, State* s, Py_ssize_t at) noexcept nogil:
     """Exact value of s for the landlord (ABORT on timeout), using the move
-    stack from c.buf[at:]."""
+    stack from c.buf.p[at:]."""
     if is_over(s):
         return outcome(c, s)
     if c.score:
@@ -515,9 +494,9 @@ cdef int ctx_init(Ctx* c, bint score, u64 tt_entries) except -1:
     c.aborted = False
     c.score = score
     c.deadline = 0
-    c.buf = NULL
-    c.cap = 0
-    if not memo_init(&c.memo) or c.tt == NULL or not reserve(c, 4096):
+    c.buf.p = NULL
+    c.buf.cap = 0
+    if not memo_init(&c.memo) or c.tt == NULL or not buf_reserve(&c.buf, 4096):
         ctx_free(c)
         raise MemoryError()
     return 0
@@ -526,13 +505,13 @@ cdef int ctx_init(Ctx* c, bint score, u64 tt_entries) except -1:
 cdef void ctx_free(Ctx* c) noexcept nogil:
     """Free what ctx_init allocated (idempotent)."""
     free(c.tt)
-    free(c.buf)
+    free(c.buf.p)
     free(c.memo.t)
-    free(c.memo.buf)
+    free(c.memo.buf.p)
     c.tt = NULL
-    c.buf = NULL
+    c.buf.p = NULL
     c.memo.t = NULL
-    c.memo.buf = NULL
+    c.memo.buf.p = NULL
 
 
 cdef class Search:
@@ -649,14 +628,14 @@ cdef class Search:
         with nogil:
             while not c.aborted and not is_over(&t) and nline < MAX_PLIES:
                 mv = value_of(c, &t, 0)
-                k = moves_at(c, &t, 0, 0, 0)     # this node's moves stay in c.buf[0:k]
+                k = moves_at(c, &t, 0, 0, 0)     # this node's moves stay in c.buf.p[0:k]
                 if k < 0:
                     c.aborted = True
                 for i in range(k):
                     seats[nline] = t.turn
-                    push(&t, c.buf[i].cards, c.buf[i].info, &u)
+                    push(&t, c.buf.p[i].cards, c.buf.p[i].info, &u)
                     if value_of(c, &t, 2 * k) == mv:
-                        line[nline] = c.buf[i]
+                        line[nline] = c.buf.p[i]
                         nline += 1
                         break
                     pop(&t, &u)
@@ -675,7 +654,7 @@ def _min_plays(u64 hand, int flags):
     cdef MEntry* e
     if not memo_init(&m):
         free(m.t)
-        free(m.buf)
+        free(m.buf.p)
         raise MemoryError()
     with nogil:
         v = min_plays_rec(&m, hand, flags, 0)
@@ -686,7 +665,7 @@ def _min_plays(u64 hand, int flags):
             parts.append((e.cards, e.info))
             hand -= e.cards
     free(m.t)
-    free(m.buf)
+    free(m.buf.p)
     if v < 0:
         raise MemoryError()
     return v, parts
@@ -701,7 +680,7 @@ def _min_plays_batch(const u64[::1] hands, int flags):
     cdef int16_t[::1] o = out
     if not memo_init(&m):
         free(m.t)
-        free(m.buf)
+        free(m.buf.p)
         raise MemoryError()
     with nogil:
         for i in range(n):
@@ -712,7 +691,7 @@ def _min_plays_batch(const u64[::1] hands, int flags):
             o[i] = v
             memo_next(&m)
     free(m.t)
-    free(m.buf)
+    free(m.buf.p)
     if err:
         raise MemoryError()
     return out
