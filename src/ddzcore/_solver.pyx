@@ -21,12 +21,12 @@ plays (手数) the rest of the hand needs, more cards first among equals,
 pass last.
 """
 
-from libc.stdlib cimport malloc, calloc, realloc, free
+from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memset, memcpy
-from libc.stdint cimport int8_t, uint8_t, int16_t, int32_t, uint32_t, int64_t, uint64_t
+from libc.stdint cimport int8_t, uint8_t, int16_t, int32_t, uint32_t, int64_t
 
 from ddzcore.bits cimport *
-from ddzcore._kernel cimport generate, bomb_power, classify
+from ddzcore._kernel cimport generate
 from ddzcore._state cimport State, Undo, Buf, buf_reserve, push, pop, is_over, MAX_PLIES
 
 cimport numpy as cnp
