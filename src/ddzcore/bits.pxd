@@ -70,6 +70,9 @@ cdef enum:
     F_TWO_DECKS = 32          # section 8: two decks, big bombs, joker bombs
     # bits 8-11: the laizi wild rank + 1 (0: no wild cards), RULES.md 7
     # bits 12-13: two decks: two jokers beat card bombs of up to 4 + this many cards (RULES.md 8)
+    F_WING_BOMB = 1 << 14     # a plane's single wings may hold all four cards of a rank (DouZero)
+    F_DZ_READ = 1 << 15       # the move to beat is read from its cards alone, as DouZero's
+                              # move_detector reads it, and compared as DouZero compares
 
 cdef extern from *:
     """
