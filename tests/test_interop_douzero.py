@@ -164,7 +164,21 @@ def test_encode_batch_equals_single() -> None:
 @pytest.mark.slow
 def test_deep_agent_matches_douzero(tmp_path: Any) -> None:
     torch = pytest.importorskip("torch", reason="DeepAgent needs torch (pip install torch)")
-    from douzero.dmc.models import model_dict
+    import importlib.util
+    import sys
+
+    import douzero
+
+    # douzero.dmc's __init__ imports its training loop (GitPython and more):
+    # load its models module alone, and let DouZero's DeepAgent find it.
+    spec = importlib.util.spec_from_file_location(
+        "douzero.dmc.models", os.path.join(os.path.dirname(douzero.__file__), "dmc", "models.py"))
+    assert spec is not None and spec.loader is not None
+    models = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(models)
+    sys.modules.setdefault("douzero.dmc", type(sys)("douzero.dmc"))
+    sys.modules["douzero.dmc.models"] = models
+    model_dict = models.model_dict
     from douzero.evaluation.deep_agent import DeepAgent as DzDeepAgent
 
     paths = {}

@@ -37,7 +37,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from .. import _kernel
+from .. import _douzero, _kernel
 from ..action_space import action_space
 from ..errors import InvalidCardsError, InvalidMoveError
 from ..rules import Rules
@@ -156,7 +156,8 @@ ACTION_2_ID: dict[str, int] = {a: i for i, a in enumerate(ID_2_ACTION)}
 NUM_ACTIONS = len(ID_2_ACTION)
 PASS_ID = NUM_ACTIONS - 1
 _FEATURES.setflags(write=False)
-_ZERO54 = np.zeros(54, np.int8)
+#: action string -> card word (pass: 0).
+_ACTION_WORD: dict[str, int] = dict(zip(ID_2_ACTION, _WORDS.tolist()))
 
 
 def action_features(action_id: int) -> np.ndarray:
@@ -165,16 +166,6 @@ def action_features(action_id: int) -> np.ndarray:
     if not 0 <= action_id < NUM_ACTIONS:
         raise InvalidMoveError(f"action id {action_id!r} is not in 0..{NUM_ACTIONS - 1}")
     return _FEATURES[action_id].copy()
-
-
-def _encode(w: int) -> np.ndarray:
-    return _FEATURES[_WORD2ID[w]].copy() if w in _WORD2ID else _features_of_words(np.array([w], np.uint64))[0]
-
-
-def _one_hot(n: int, size: int) -> np.ndarray:
-    out = np.zeros(size, np.int8)
-    out[n - 1] = 1       # RLCard's indexing: 0 cards sets the last bit
-    return out
 
 
 # ---------------------------------------------------------------- seeding (RLCard's, from gym)
@@ -413,6 +404,7 @@ class DoudizhuEnv:
         self._trace: list[tuple[int, str]] = []
         self._played_counts = [[0] * 15 for _ in range(3)]
         self._played_text = ["", "", ""]
+        self._played_words = [0, 0, 0]
         self._greater: int | None = None
         self._current = 0
         self._winner: int | None = None
@@ -501,26 +493,34 @@ class DoudizhuEnv:
         }
 
     def _extract_state(self, state: dict[str, Any]) -> "OrderedDict[str, Any]":
-        trace = state["trace"]
-        enc = self._encode_text
-        last = ""
-        if trace:
-            last = trace[-2][1] if trace[-1][1] == "pass" else trace[-1][1]
-        seq = [a for _, a in trace[-9:]]
-        seq = [""] * (9 - len(seq)) + seq
-        parts = [enc(state["current_hand"]), enc(state["others_hand"]), enc(last)] + [enc(a) for a in seq]
+        """RLCard's encoding of a raw state (docs above): ``obs`` int8 (790,)
+        or (901,), from the env's card words."""
+        trace = self._trace
         me = state["self"]
+        words = [self._players[me].word, self._players[(me + 1) % 3].word + self._players[(me + 2) % 3].word]
+        last = 0
+        if trace:
+            last = _ACTION_WORD[trace[-2][1] if trace[-1][1] == "pass" else trace[-1][1]]
+        words.append(last)
+        seq = [_ACTION_WORD[a] for _, a in trace[-9:]]
+        words += [0] * (9 - len(seq)) + seq
         left = state["num_cards_left"]
+        played = self._played_words
         if me == 0:
-            parts += [enc(state["played_cards"][2]), enc(state["played_cards"][1]),
-                      _one_hot(left[2], 17), _one_hot(left[1], 17)]
+            words += [played[2], played[1]]
+            hots = ((left[2], 17), (left[1], 17))
         else:
             mate = 3 - me
             first_landlord = next(a for i, a in trace if i == 0)
             first_mate = next((a for i, a in trace if i == mate), "pass")
-            parts += [enc(state["played_cards"][0]), enc(state["played_cards"][mate]),
-                      enc(first_landlord), enc(first_mate), _one_hot(left[0], 20), _one_hot(left[mate], 17)]
-        obs = np.concatenate(parts)
+            words += [played[0], played[mate], _ACTION_WORD[first_landlord], _ACTION_WORD[first_mate]]
+            hots = ((left[0], 20), (left[mate], 17))
+        k = 54 * len(words)
+        obs = np.zeros(k + hots[0][1] + hots[1][1], np.int8)
+        _douzero.cards_rows(np.array(words, np.uint64), obs[:k].reshape(-1, 54))
+        obs[k + hots[0][0] - 1 if hots[0][0] else k + hots[0][1] - 1] = 1   # RLCard's one_hot[n - 1]
+        k += hots[0][1]
+        obs[k + hots[1][0] - 1 if hots[1][0] else k + hots[1][1] - 1] = 1
         actions = state["actions"]
         ids = [ACTION_2_ID[a] for a in actions]
         feats = _FEATURES[ids]
@@ -529,12 +529,6 @@ class DoudizhuEnv:
         out["raw_legal_actions"] = list(actions)
         out["action_record"] = self.action_recorder
         return out
-
-    @staticmethod
-    def _encode_text(cards: str) -> np.ndarray:
-        if cards == "pass" or not cards:
-            return _ZERO54
-        return _encode(str_to_word(cards))
 
     def step(self, action: Any, raw_action: bool = False) -> tuple["OrderedDict[str, Any]", int]:
         """Play an action id (or, with ``raw_action``, RLCard's action string)
@@ -550,7 +544,8 @@ class DoudizhuEnv:
         p = self._players[pid]
         self._trace.append((pid, a))
         if a != "pass":
-            w = str_to_word(a)
+            w = _ACTION_WORD[a]
+            self._played_words[pid] += w
             for c in a:
                 self._played_counts[pid][_INDEX[c]] += 1
                 if pid == 0 and c in self._seen:
@@ -565,7 +560,7 @@ class DoudizhuEnv:
             p.recorded.append(removed)
             p.word -= w
             self._greater = pid
-            gone = [s for s in p.lead.copy() if not _contained(p.word, _word_of(s))]
+            gone = [s for s in p.lead.copy() if not _contained(p.word, _ACTION_WORD[s])]
             for cards in gone:   # one by one: difference_update would compact the table
                 p.lead.remove(cards)
             p.removed.append(gone)
@@ -594,6 +589,7 @@ class DoudizhuEnv:
         self._current = pid
         p = self._players[pid]
         if a != "pass":
+            self._played_words[pid] -= _ACTION_WORD[a]
             for c in a:
                 self._played_counts[pid][_INDEX[c]] -= 1
             self._update_played_text()
@@ -661,11 +657,6 @@ class DoudizhuEnv:
         for p in range(3):
             trajectories[p].append(self.get_state(p))
         return trajectories, self.get_payoffs()
-
-
-@functools.lru_cache(maxsize=None)
-def _word_of(s: str) -> int:
-    return str_to_word(s)
 
 
 class RandomAgent:
