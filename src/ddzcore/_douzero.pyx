@@ -415,14 +415,19 @@ DECISION_FIELDS = (["position", "hand", "other", "last"] + [f"played{i}" for i i
                    + ["bombs", "nseq"] + [f"seq{i}" for i in range(SEQ)])
 
 
+# PATTERN[c]: a rank column holding c cards (ones in its first c rows).
+cdef float PATTERN[5][4]
+for _c in range(5):
+    for _k in range(4):
+        PATTERN[_c][_k] = 1.0 if _k < _c else 0.0
+
+
 cdef inline void cards54(float* dst, u64 w) noexcept nogil:
     """DouZero's _cards2array: rank column c (3..2) holds count ones in
     rows 0.., column-major (4c + row); then the small and big joker."""
-    cdef int r, k, c
+    cdef int r
     for r in range(13):
-        c = count_of(w, r)
-        for k in range(4):
-            dst[4 * r + k] = 1.0 if k < c else 0.0
+        memcpy(dst + 4 * r, PATTERN[count_of(w, r)], 4 * sizeof(float))
     dst[52] = 1.0 if count_of(w, R_SMALL) else 0.0
     dst[53] = 1.0 if count_of(w, R_BIG) else 0.0
 

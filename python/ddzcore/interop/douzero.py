@@ -55,6 +55,7 @@ _DECK = [c for c in range(3, 15) for _ in range(4)] + [17] * 4 + [20, 30]
 _FULL = sum(4 << (4 * r) for r in range(13)) + (1 << 52) + (1 << 56)
 _BOMB_WORDS = frozenset([4 << (4 * r) for r in range(13)] + [(1 << 52) + (1 << 56)])
 _LISTS: dict[int, tuple[int, ...]] = {}
+_PAD = [[0] * (15 - n) for n in range(16)]
 
 
 def to_word(cards: Sequence[int]) -> int:
@@ -88,27 +89,73 @@ def legal_actions(hand: Sequence[int], rival_move: Sequence[int] = ()) -> list[l
 class InfoSet:
     """The acting player's information set, with the attributes of
     DouZero's ``InfoSet`` (``player_position``, ``player_hand_cards``,
-    ``legal_actions``, ``last_move``, ``card_play_action_seq``, ...)."""
+    ``legal_actions``, ``last_move``, ``card_play_action_seq``, ...); the
+    list attributes are built when first read, from a snapshot taken at the
+    decision."""
 
-    def __init__(self, env: "Env") -> None:
-        p = env._acting
-        self.player_position = POSITIONS[p]
-        self.player_hand_cards = list(env._hands[p])
-        self.num_cards_left_dict = {POSITIONS[i]: len(env._hands[i]) for i in range(3)}
-        self.three_landlord_cards = list(env._three)
-        self.card_play_action_seq = list(env._seq)
-        self.other_hand_cards = [c for i in range(3) if i != p for c in env._hands[i]]
-        self.last_move = env._last_move()
-        seq = env._seq
-        self.last_two_moves = ([seq[-1], seq[-2]] if len(seq) >= 2 else [seq[-1], []] if seq else [[], []])
-        self.last_move_dict = dict(env._last_move_dict)
-        self.played_cards = {k: list(v) for k, v in env._played.items()}
-        self.all_handcards = {POSITIONS[i]: list(env._hands[i]) for i in range(3)}
-        self.last_pid = env._last_pid
+    __slots__ = ("player_position", "legal_actions", "bomb_num", "last_pid", "three_landlord_cards", "_row",
+                 "_words", "_hands", "_seq", "_nseq", "_played", "_nplayed", "_last_moves")
+
+    def __init__(self, env: "Env", row: np.ndarray, words: np.ndarray) -> None:
+        self.player_position = POSITIONS[env._acting]
+        self._row = row
+        self._words = words
+        self.legal_actions = [to_cards(w) for w in words.tolist()]
         self.bomb_num = env._bombs
-        self._row = env._row()
-        self._words = env._legal_words
-        self.legal_actions = [to_cards(w) for w in self._words.tolist()]
+        self.last_pid = env._last_pid
+        self.three_landlord_cards = list(env._three)
+        self._hands = tuple(env._words)
+        self._seq = env._seq                       # lists only appended to: a length is a snapshot
+        self._nseq = len(env._seq)
+        self._played = env._played
+        self._nplayed = tuple(len(env._played[p]) for p in POSITIONS)
+        self._last_moves = tuple(env._last_move_dict[p] for p in POSITIONS)
+
+    @property
+    def player_hand_cards(self) -> list[int]:
+        return to_cards(self._hands[_POS[self.player_position]])
+
+    @property
+    def other_hand_cards(self) -> list[int]:
+        me = _POS[self.player_position]
+        return [c for i in range(3) if i != me for c in to_cards(self._hands[i])]
+
+    @property
+    def num_cards_left_dict(self) -> dict[str, int]:
+        return {p: len(_LISTS_OF(self._hands[i])) for i, p in enumerate(POSITIONS)}
+
+    @property
+    def all_handcards(self) -> dict[str, list[int]]:
+        return {p: to_cards(self._hands[i]) for i, p in enumerate(POSITIONS)}
+
+    @property
+    def card_play_action_seq(self) -> list[list[int]]:
+        return self._seq[:self._nseq]
+
+    @property
+    def last_move(self) -> list[int]:
+        s = self.card_play_action_seq
+        if not s:
+            return []
+        return s[-2] if not s[-1] else s[-1]
+
+    @property
+    def last_two_moves(self) -> list[list[int]]:
+        s = self.card_play_action_seq
+        return [s[-1], s[-2]] if len(s) >= 2 else [s[-1], []] if s else [[], []]
+
+    @property
+    def last_move_dict(self) -> dict[str, list[int]]:
+        return dict(zip(POSITIONS, self._last_moves))
+
+    @property
+    def played_cards(self) -> dict[str, list[int]]:
+        return {p: self._played[p][:n] for p, n in zip(POSITIONS, self._nplayed)}
+
+
+def _LISTS_OF(w: int) -> tuple[int, ...]:
+    to_cards(w)
+    return _LISTS[w]
 
 
 def decision_row(infoset: Any) -> np.ndarray:
@@ -197,7 +244,6 @@ class Env:
                 or any(((words[0] >> (4 * r)) & 0xF) < ((tw >> (4 * r)) & 0xF) for r in range(15)):
             raise InvalidCardsError(f"a DouZero deal is the 54 cards, 20 for the landlord with the 3 "
                                     f"three_landlord_cards, 17 for each farmer; got {[len(h) for h in hands]}")
-        self._hands = hands
         self._words = words
         self._three = three
         self._seq: list[list[int]] = []
@@ -207,6 +253,7 @@ class Env:
         self._last_move_dict: dict[str, list[int]] = {p: [] for p in POSITIONS}
         self._last_words = [0, 0, 0]
         self._bombs = 0
+        self._left = [20, 17, 17]
         self._acting = 0
         self._last_pid = "landlord"
         self._over = False
@@ -215,29 +262,24 @@ class Env:
         assert self.infoset is not None
         return get_obs(self.infoset)
 
+    def _legal_set(self) -> frozenset[int]:
+        return frozenset(self._legal_words.tolist())
+
     def _rival(self) -> int:
         s = self._seq_words
         if not s:
             return 0
         return s[-2] if s[-1] == 0 else s[-1]
 
-    def _last_move(self) -> list[int]:
-        s = self._seq
-        if not s:
-            return []
-        return s[-2] if not s[-1] else s[-1]
-
-    def _row(self) -> np.ndarray:
+    def _update(self) -> None:
         p = self._acting
         seq = self._seq_words[-15:]
+        rival = self._rival()
         other = _FULL - self._words[p] - sum(self._played_words)
-        return np.array([p, self._words[p], other, self._rival(), *self._played_words, *self._last_words,
-                         *(len(h) for h in self._hands), self._bombs, len(seq), *seq, *([0] * (15 - len(seq)))],
-                        np.uint64)
-
-    def _update(self) -> None:
-        self._legal_words = _douzero.legal_actions(self._words[self._acting], self._rival())
-        self.infoset = InfoSet(self)
+        row = np.array([p, self._words[p], other, rival, *self._played_words, *self._last_words, *self._left,
+                        self._bombs, len(seq), *seq, *_PAD[len(seq)]], np.uint64)
+        self._legal_words = _douzero.legal_actions(self._words[p], rival)
+        self.infoset = InfoSet(self, row, self._legal_words)
 
     def step(self, action: Sequence[int]) -> tuple[dict[str, Any] | None, float, bool, dict[str, Any]]:
         """Play ``action`` (a list of codes; ``[]`` passes) for the acting
@@ -249,11 +291,11 @@ class Env:
             w = to_word(action)
         except InvalidCardsError as exc:
             raise InvalidMoveError(str(exc)) from None
-        if len(action) != sum((w >> (4 * r)) & 0xF for r in range(15)) or w not in self._legal_words:
+        if w not in self._legal_set() or len(action) != len(_LISTS[w]):
             raise InvalidMoveError(f"{list(action)} is not a legal action of {POSITIONS[self._acting]}")
         p = self._acting
         pos = POSITIONS[p]
-        action = sorted(action)
+        action = list(_LISTS[w])
         if w:
             self._last_pid = pos
         if w in _BOMB_WORDS:
@@ -263,9 +305,7 @@ class Env:
         self._seq.append(action)
         self._seq_words.append(w)
         if w:
-            hand = self._hands[p]
-            for c in action:
-                hand.remove(c)
+            self._left[p] -= len(action)
             self._words[p] -= w
             self._played[pos] += action
             self._played_words[p] += w
@@ -275,7 +315,7 @@ class Env:
                         break
                     if c in self._three:
                         self._three.remove(c)
-        if not self._hands[p]:
+        if not self._words[p]:
             self._over = True
             self._winner = "landlord" if p == 0 else "farmer"
             return None, self._reward(), True, {}
