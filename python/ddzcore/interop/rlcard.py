@@ -165,7 +165,8 @@ def action_features(action_id: int) -> np.ndarray:
     ``InvalidMoveError`` for an id outside 0..27471."""
     if not 0 <= action_id < NUM_ACTIONS:
         raise InvalidMoveError(f"action id {action_id!r} is not in 0..{NUM_ACTIONS - 1}")
-    return _FEATURES[action_id].copy()
+    out: np.ndarray = _FEATURES[action_id].copy()
+    return out
 
 
 # ---------------------------------------------------------------- seeding (RLCard's, from gym)
