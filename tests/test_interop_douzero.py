@@ -181,6 +181,7 @@ def test_deep_agent_matches_douzero(tmp_path: Any) -> None:
     model_dict = models.model_dict
     from douzero.evaluation.deep_agent import DeepAgent as DzDeepAgent
 
+    torch.set_num_threads(1)
     paths = {}
     for i, pos in enumerate(ours.POSITIONS):
         torch.manual_seed(i)
@@ -190,7 +191,7 @@ def test_deep_agent_matches_douzero(tmp_path: Any) -> None:
     theirs = {p: DzDeepAgent(p, paths[p]) for p in ours.POSITIONS}
     mine = {p: ours.DeepAgent(p, paths[p]) for p in ours.POSITIONS}
     decisions = 0
-    for seed in range(30):
+    for seed in range(6):
         env = ours.Env()
         env.reset(_deal(seed))
         game = GameEnv(theirs)
@@ -205,4 +206,4 @@ def test_deep_agent_matches_douzero(tmp_path: Any) -> None:
             decisions += 1
             game.step()
             _, _, done, _ = env.step(a)
-    assert decisions > 500
+    assert decisions > 150
