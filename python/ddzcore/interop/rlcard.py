@@ -377,6 +377,7 @@ class DoudizhuEnv:
         self.agents: list[Any] = []
         self.seed(config["seed"])
         self._over = True
+        self._cached = None
 
     def seed(self, seed: int | None = None) -> int | None:
         """Seed the deal shuffler as RLCard does (SHA-512 of the seed)."""
@@ -410,6 +411,7 @@ class DoudizhuEnv:
         self._current = 0
         self._winner: int | None = None
         self._over = False
+        self._cached: list[str] | None = None
         for p in self._players:
             p.lead = _lead_set([(p.word >> (4 * r)) & 0xF for r in range(15)])
         self.action_recorder = []
@@ -471,6 +473,13 @@ class DoudizhuEnv:
     def _actions(self, pid: int) -> list[str]:
         if self._over:
             return []
+        if pid != self._current:
+            return self._compute_actions(pid)
+        if self._cached is None:      # the player to move's actions, until the next step
+            self._cached = self._compute_actions(pid)
+        return list(self._cached)
+
+    def _compute_actions(self, pid: int) -> list[str]:
         g = self._greater
         if g is None or g == pid:
             return list(self._players[pid].lead)
@@ -540,6 +549,7 @@ class DoudizhuEnv:
         pid = self._current
         if self._over or a not in self._actions(pid):
             raise InvalidMoveError(f"action {action!r} is not legal for player {pid} now")
+        self._cached = None
         self.timestep += 1
         self.action_recorder.append((pid, a))
         p = self._players[pid]
@@ -586,6 +596,7 @@ class DoudizhuEnv:
             return False
         self._winner = None
         self._over = False
+        self._cached = None
         pid, a = self._trace.pop()
         self._current = pid
         p = self._players[pid]
