@@ -207,3 +207,14 @@ def test_deep_agent_matches_douzero(tmp_path: Any) -> None:
             game.step()
             _, _, done, _ = env.step(a)
     assert decisions > 500
+
+
+def test_douzero_switches_need_one_plain_deck() -> None:
+    with pytest.raises(ValueError):
+        Rules(wing_bomb=True, decks=2)
+    with pytest.raises(ValueError):
+        Rules(douzero_follow=True, wild="7")
+    assert DOUZERO.flags & (1 << 14) and DOUZERO.flags & (1 << 15)
+    # a four in a plane's single wings: DouZero's, not the rule book's (docs/rules.md §2)
+    assert "3334445556667777" in {str(m.cards) for m in legal_moves("3334445556667777", rules=DOUZERO)}
+    assert "3334445556667777" not in {str(m.cards) for m in legal_moves("3334445556667777")}

@@ -69,16 +69,12 @@ cdef struct Gen:
     u64 pool
     unsigned int pool1, pool2, pool_twice
     # Laizi (RULES.md 7).
-    int min3                # DouZero follows (F_DZ_READ): keep only moves whose highest
-                            # rank held exactly three times is above this (-1: no filter)
     int wild                # the wild rank, -1 without laizi
     int nw                  # wild cards in the hand
     u64 naturals            # the hand without its wild cards
 
 
 cdef inline void emit(Gen* g, u64 cards, u64 info) noexcept nogil:
-    if g.min3 >= 0 and top_trio(cards) <= g.min3:
-        return
     if g.n < g.cap:
         g.out[g.n].cards = cards
         g.out[g.n].info = info
@@ -144,7 +140,6 @@ cdef void setup(Gen* g, u64 hand, int flags, MoveRec* out, Py_ssize_t cap) noexc
     g.size = 0
     g.flags = flags
     g.hand = hand
-    g.min3 = -1
     g.wild = ((flags >> 8) & 0xF) - 1
     g.nw = count_of(hand, g.wild) if g.wild >= 0 else 0
     g.naturals = hand - <u64>g.nw * unit(g.wild) if g.nw else hand
@@ -718,6 +713,24 @@ cdef u64 dz_read(u64 cards) noexcept nogil:
     return DZ_WRONG
 
 
+cdef void dz_planes(Gen* g, u64 last_cards, int length) noexcept nogil:
+    """DouZero's answers to a plane with single wings: every such plane of
+    the same length whose highest rank held exactly three times, wings
+    included, is above the last move's (generated aside, then filtered, so
+    that emit stays a plain store)."""
+    cdef MoveRec tmp[1024]          # one plane length of one hand: well under 1024
+    cdef MoveRec* out = g.out
+    cdef Py_ssize_t n = g.n, cap = g.cap, i, k
+    cdef int beat = top_trio(last_cards)
+    g.out, g.n, g.cap = tmp, 0, 1024
+    gen_combo(g, C_PLANE_SINGLE, 0, length)
+    k = g.n if g.n < 1024 else 1024
+    g.out, g.n, g.cap = out, n, cap
+    for i in range(k):
+        if top_trio(tmp[i].cards) > beat:
+            emit(g, tmp[i].cards, tmp[i].info)
+
+
 cdef inline bint is_top_bomb(u64 cards, u64 info, int flags) noexcept nogil:
     """The rocket (one deck) or four jokers (two decks): nothing can answer it."""
     if flags & F_TWO_DECKS:
@@ -758,11 +771,7 @@ cdef Py_ssize_t generate(u64 hand, u64 last_cards, u64 last_info, int flags,
         lz_bombs(&g, beat)
     else:
         if beat < 0 and combo == C_PLANE_SINGLE and flags & F_DZ_READ:
-            # DouZero compares planes with single wings by the highest rank
-            # held exactly three times in the whole move, wings included
-            g.min3 = top_trio(last_cards)
-            gen_combo(&g, combo, 0, info_length(last_info))
-            g.min3 = -1
+            dz_planes(&g, last_cards, info_length(last_info))
         elif beat < 0:
             gen_combo(&g, combo, info_main(last_info) + 1, info_length(last_info))
         gen_bombs(&g, beat)
