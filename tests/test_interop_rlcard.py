@@ -110,3 +110,16 @@ def test_bad_deal_and_action_raise() -> None:
     illegal = next(i for i in range(ours.PASS_ID) if i not in state["legal_actions"])
     with pytest.raises(InvalidMoveError):
         env.step(illegal)
+
+
+def test_deal_as_rank_strings() -> None:
+    env = ours.make("doudizhu", config={"seed": 3})
+    hands = ["33334444555566667", "77788889999TTTTJJ", "JJQQQQKKKKAAAA222"]
+    state, player = env.reset(deal=(hands, "2BR"))
+    assert player == 0 and state["raw_obs"]["current_hand"] == "333344445555666672BR"
+    assert state["raw_obs"]["seen_cards"] == "2BR" and state["obs"].shape == (790,)
+    info = env.get_perfect_information()
+    assert info["hand_cards"][1:] == hands[1:]
+    assert sorted(" ".join(info["hand_cards_with_suit"]).split()) == sorted(
+        [s + r for s in "SHDC" for r in "3456789TJQKA2"] + ["BJ", "RJ"])
+    assert "BR" in state["raw_legal_actions"] and "3333" in state["raw_legal_actions"]

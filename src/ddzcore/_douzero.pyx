@@ -163,8 +163,11 @@ cdef void serial(Out* o, u64 hand, int need, int min_len, int k, int repeat_num)
                 put(o, run_word(s + idx, repeat_num, k))
 
 
-cdef void combos(Out* o, u64 base, const int* cards, int n, int k, int block, bint dedup) noexcept nogil:
-    """base plus every k-combination of cards[0:n] (by index, lexicographic)."""
+cdef void combos(Out* o, u64 base, const int* items, int n, int k, int mult, int block) noexcept nogil:
+    """base plus mult cards of each rank of every k-combination of
+    items[0:n] (by index, lexicographic: itertools.combinations); block >= 0
+    drops a candidate equal to the one before it in the same block
+    (itertools.groupby), block < 0 keeps every one."""
     cdef int idx[8]
     cdef int i, j
     cdef u64 w
@@ -175,8 +178,8 @@ cdef void combos(Out* o, u64 base, const int* cards, int n, int k, int block, bi
     while True:
         w = base
         for i in range(k):
-            w += unit(cards[idx[i]])
-        if dedup:
+            w += <u64>mult * unit(items[idx[i]])
+        if block >= 0:
             put_dedup(o, w, block)
         else:
             put(o, w)
@@ -245,37 +248,13 @@ cdef void gen_type(Out* o, u64 hand, int t, int repeat_num) noexcept nogil:
                         for c in range(count_of(hand, j)):
                             cards[n] = j
                             n += 1
-                combos(o, 4 * unit(r), cards, n, 2, block, True)
+                combos(o, 4 * unit(r), cards, n, 2, 1, block)
             else:
                 for j in range(N_RANKS):
                     if j != r and count_of(hand, j) >= 2:
                         cards[n] = j
                         n += 1
-                _pair_combos(o, 4 * unit(r), cards, n, 2)
-
-
-cdef void _pair_combos(Out* o, u64 base, const int* ranks, int n, int k) noexcept nogil:
-    """base plus a pair of each rank of every k-combination of ranks[0:n]."""
-    cdef int idx[8]
-    cdef int i, j
-    cdef u64 w
-    if k > n:
-        return
-    for i in range(k):
-        idx[i] = i
-    while True:
-        w = base
-        for i in range(k):
-            w += 2 * unit(ranks[idx[i]])
-        put(o, w)
-        i = k - 1
-        while i >= 0 and idx[i] == n - k + i:
-            i -= 1
-        if i < 0:
-            return
-        idx[i] += 1
-        for j in range(i + 1, k):
-            idx[j] = idx[j - 1] + 1
+                combos(o, 4 * unit(r), cards, n, 2, 2, -1)
 
 
 cdef void _planes(Out* o, u64 hand, int t, int repeat_num) noexcept nogil:
@@ -308,9 +287,9 @@ cdef void _planes(Out* o, u64 hand, int t, int repeat_num) noexcept nogil:
                 cards[n] = j
                 n += 1
         if t == T_SERIAL_3_1:
-            combos(o, chains[i], cards, n, L, i + 1, True)
+            combos(o, chains[i], cards, n, L, 1, i + 1)
         else:
-            _pair_combos(o, chains[i], cards, n, L)
+            combos(o, chains[i], cards, n, L, 2, -1)
 
 
 cdef int dz_type(u64 w, int* length) noexcept nogil:

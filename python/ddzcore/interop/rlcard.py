@@ -158,6 +158,8 @@ PASS_ID = NUM_ACTIONS - 1
 _FEATURES.setflags(write=False)
 #: action string -> card word (pass: 0).
 _ACTION_WORD: dict[str, int] = dict(zip(ID_2_ACTION, _WORDS.tolist()))
+_ROCKET = ACTION_2_ID["BR"]                     # the ids end with the 13 bombs, the rocket, pass
+_FIRST_BOMB = _ROCKET - 13
 
 
 def action_features(action_id: int) -> np.ndarray:
@@ -314,20 +316,15 @@ def _contained(hand: int, w: int) -> bool:
 def _gt_actions(hand: int, target: str) -> list[str]:
     """RLCard's ``get_gt_cards``: pass, then the moves of the target's type
     with a higher weight in RLCard's type-table order, then the rocket, then
-    the bombs (bombs first when the target is a bomb)."""
-    tw = str_to_word(target)
-    tid = _WORD2ID[tw]
+    the bombs (bombs, then the rocket, when the target is a bomb)."""
+    tw = _ACTION_WORD[target]
     moves = _kernel.generate_array(hand, tw, _kernel_info(tw), RULES.flags)
-    ids = [_WORD2ID[c] for c in moves["cards"].tolist()[1:]]
-    ids.sort(key=_TYPE_RANK.__getitem__)
-    out = ["pass"]
-    target_is_bomb = ID_2_ACTION[tid] != "BR" and len(target) == 4 and len(set(target)) == 1
-    rocket = [i for i in ids if ID_2_ACTION[i] == "BR"]
-    bombs = [i for i in ids if len(ID_2_ACTION[i]) == 4 and len(set(ID_2_ACTION[i])) == 1]
-    same = [i for i in ids if i not in rocket and i not in bombs]
-    for i in (bombs + rocket if target_is_bomb else same + rocket + bombs):
-        out.append(ID_2_ACTION[i])
-    return out
+    ids = sorted((_WORD2ID[c] for c in moves["cards"].tolist()[1:]), key=_TYPE_RANK.__getitem__)
+    same = [i for i in ids if i < _FIRST_BOMB]
+    bombs = [i for i in ids if _FIRST_BOMB <= i < _ROCKET]
+    rocket = [i for i in ids if i == _ROCKET]
+    order = bombs + rocket if _FIRST_BOMB <= _WORD2ID[tw] < _ROCKET else same + rocket + bombs
+    return ["pass"] + [ID_2_ACTION[i] for i in order]
 
 
 @functools.lru_cache(maxsize=None)
@@ -455,11 +452,9 @@ class DoudizhuEnv:
         if len(bottom_ranks) != 3 or len(str(bottom)) != 3:
             raise InvalidCardsError(f"the bottom is 3 ranks, not {bottom!r}")
         if len(parsed[0]) == 17:
-            rest = {}
             for r, _ in bottom_ranks:
                 t = "BJ" if r == _B else "RJ" if r == _R else (pool[r].pop(0) + RANKS[r] if pool[r] else "")
                 parsed[0].append((r, t))
-                rest[r] = t
         words = [sum(1 << (4 * r) for r, _ in h) for h in parsed]
         texts = [t for h in parsed for _, t in h]
         if [len(h) for h in parsed] != [20, 17, 17] or len(set(texts)) != 54 or "" in texts \
