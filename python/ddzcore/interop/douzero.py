@@ -96,20 +96,21 @@ class InfoSet:
     __slots__ = ("player_position", "legal_actions", "bomb_num", "last_pid", "three_landlord_cards", "_row",
                  "_words", "_hands", "_seq", "_nseq", "_played", "_nplayed", "_last_moves")
 
-    def __init__(self, env: "Env", row: np.ndarray, words: np.ndarray) -> None:
+    def __init__(self, env: "Env", row: np.ndarray, words: np.ndarray, listed: list[int]) -> None:
         self.player_position = POSITIONS[env._acting]
         self._row = row
         self._words = words
-        self.legal_actions = [to_cards(w) for w in words.tolist()]
+        self.legal_actions = [to_cards(w) for w in listed]
         self.bomb_num = env._bombs
         self.last_pid = env._last_pid
         self.three_landlord_cards = list(env._three)
         self._hands = tuple(env._words)
         self._seq = env._seq                       # lists only appended to: a length is a snapshot
         self._nseq = len(env._seq)
-        self._played = env._played
-        self._nplayed = tuple(len(env._played[p]) for p in POSITIONS)
-        self._last_moves = tuple(env._last_move_dict[p] for p in POSITIONS)
+        played, last = env._played, env._last_move_dict
+        self._played = played
+        self._nplayed = (len(played["landlord"]), len(played["landlord_up"]), len(played["landlord_down"]))
+        self._last_moves = (last["landlord"], last["landlord_up"], last["landlord_down"])
 
     @property
     def player_hand_cards(self) -> list[int]:
@@ -262,9 +263,6 @@ class Env:
         assert self.infoset is not None
         return get_obs(self.infoset)
 
-    def _legal_set(self) -> frozenset[int]:
-        return frozenset(self._legal_words.tolist())
-
     def _rival(self) -> int:
         s = self._seq_words
         if not s:
@@ -278,8 +276,10 @@ class Env:
         other = _FULL - self._words[p] - sum(self._played_words)
         row = np.array([p, self._words[p], other, rival, *self._played_words, *self._last_words, *self._left,
                         self._bombs, len(seq), *seq, *_PAD[len(seq)]], np.uint64)
-        self._legal_words = _douzero.legal_actions(self._words[p], rival)
-        self.infoset = InfoSet(self, row, self._legal_words)
+        words = _douzero.legal_actions(self._words[p], rival)
+        listed: list[int] = words.tolist()
+        self._legal = set(listed)
+        self.infoset = InfoSet(self, row, words, listed)
 
     def step(self, action: Sequence[int]) -> tuple[dict[str, Any] | None, float, bool, dict[str, Any]]:
         """Play ``action`` (a list of codes; ``[]`` passes) for the acting
@@ -291,7 +291,7 @@ class Env:
             w = to_word(action)
         except InvalidCardsError as exc:
             raise InvalidMoveError(str(exc)) from None
-        if w not in self._legal_set() or len(action) != len(_LISTS[w]):
+        if w not in self._legal or len(action) != len(_LISTS[w]):
             raise InvalidMoveError(f"{list(action)} is not a legal action of {POSITIONS[self._acting]}")
         p = self._acting
         pos = POSITIONS[p]
