@@ -247,10 +247,8 @@ class Rules:
 
     @classmethod
     def preset(cls, name: str, **overrides: Any) -> "Rules":
-        # DouZero (douzero.env): GameEnv.get_legal_card_play_actions's card sets.
-        "douzero": {"wing_bomb": True, "douzero_follow": True},
-        # Laizi rooms (docs/rules.md §7): their show cards follow from laizi; move generation as standard.
-        "laizi": {"laizi": True},
+        """A named rule set ("standard", "rlcard", "openspiel", "douzero", or "laizi": a
+        laizi room, the same as ``Rules(laizi=True)``, docs/rules.md §7), optionally adjusted."""
         try:
             base = cls.PRESETS[name]
         except KeyError:
