@@ -674,14 +674,69 @@ cdef bint valid_hand(u64 hand, int flags) noexcept nogil:
     return contains(0x228888888888888ULL if flags & F_TWO_DECKS else 0x114444444444444ULL, hand)
 
 
-cdef bint valid_reading(u64 cards, u64 info, int flags) noexcept nogil:
-    """Whether (cards, info) is one of classify(cards)'s readings (or pass)."""
-    cdef MoveRec buf[64]
-    cdef Py_ssize_t i, n
-    if info_combo(info) == C_PASS:
-        return cards == 0 and info == 0
-    if not valid_hand(cards, flags):
+cdef enum:
+    KNOWN_FLAGS = 0x3F3F  # the rule flags whose readings plain_reading knows (bits 0-5, 8-13)
+
+
+cdef inline bint plain_reading(u64 cards, u64 info, int flags) noexcept nogil:
+    """Whether (cards, info) is a kicker-free single, pair, trio, straight,
+    pair chain or plane of natural cards, read from the reading alone:
+    the cards must be exactly k of each rank main - length + 1 .. main
+    (docs/rules.md §2).  False means "not shown", not "invalid"."""
+    cdef int combo = info_combo(info), main = info_main(info), length = info_length(info), k, lo
+    if flags & ~KNOWN_FLAGS or info >> 14:
         return False
+    if combo <= C_TRIO:  # C_SINGLE, C_PAIR, C_TRIO: k = combo cards of one rank
+        k, lo = combo, main
+        if length != 1 or (k > 1 and main > R_TWO):
+            return False
+    elif C_STRAIGHT <= combo <= C_PLANE:
+        k = combo - C_STRAIGHT + 1
+        lo = main - length + 1
+        if main > R_ACE or lo < 0 or length < (5 if k == 1 else 3 if k == 2 else 2):
+            return False
+    else:
+        return False
+    # Laizi: a reading of natural cards only (the wild rank is absent).
+    if (flags >> 8) & 0xF and count_of(cards, ((flags >> 8) & 0xF) - 1):
+        return False
+    return cards == run_word(lo, length, k)
+
+
+cdef bint valid_reading(u64 cards, u64 info, int flags) noexcept nogil:
+    """Whether (cards, info) is one of classify(cards)'s readings (or pass).
+
+    Takes the reading as given: a kicker-free reading is checked from its
+    own fields (plain_reading); any other generates only its own
+    combination type from its main rank up (and its chain length) over the
+    card set itself, instead of every reading of the cards, and looks for
+    it there; only when that misses does it classify the whole card set
+    (same answer).
+    """
+    cdef MoveRec buf[64]
+    cdef Gen g
+    cdef Py_ssize_t i, n
+    cdef int combo = info_combo(info)
+    if combo == C_PASS:
+        return cards == 0 and info == 0
+    if cards == 0 or not valid_hand(cards, flags):
+        return False
+    if plain_reading(cards, info, flags):
+        return True
+    setup(&g, cards, flags, buf, 64)
+    g.size = card_total(cards)
+    if combo >= C_BOMB:
+        if g.nw:
+            lz_bombs(&g, -1)
+        else:
+            gen_bombs(&g, -1)
+    elif g.nw:
+        lz_combo(&g, combo, info_main(info), info_length(info))
+    else:
+        gen_combo(&g, combo, info_main(info), info_length(info))
+    for i in range(min(g.n, 64)):
+        if buf[i].info == info:
+            return True
     n = classify(cards, flags, buf, 64)
     for i in range(min(n, 64)):
         if buf[i].info == info:
@@ -777,7 +832,10 @@ def _check_batch(const u64[::1] hands, const u64[::1] last_cards, const u64[::1]
             if not valid_hand(hands[i], flags):
                 bad = i
                 break
-            if last_cards is not None and not valid_reading(last_cards[i], last_info[i], flags):
+            # Each last move's reading is checked once (a run of equal ones once in all).
+            if last_cards is not None and not (
+                    i and last_cards[i] == last_cards[i - 1] and last_info[i] == last_info[i - 1]) \
+                    and not valid_reading(last_cards[i], last_info[i], flags):
                 bad_last = i
                 break
     if bad >= 0:
