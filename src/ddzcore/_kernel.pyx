@@ -55,6 +55,17 @@ cdef extern from *:
     """
     object ddz_adopt_block(object descr, cnp.npy_intp n, void* data)
 
+cdef extern from *:
+    """
+    #if defined(_MSC_VER)
+    static __inline int ddz_ctz64(unsigned long long x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
+    #else
+    static inline int ddz_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
+    #endif
+    """
+    # Index of the lowest set bit of a non-zero x.
+    int ddz_ctz64(u64 x) noexcept nogil
+
 from concurrent.futures import ThreadPoolExecutor
 from threading import Lock
 
@@ -702,36 +713,74 @@ cdef enum:
     KNOWN_FLAGS = 0x3F3F  # the rule flags whose readings plain_reading knows (bits 0-5, 8-13)
 
 
+cdef bint plain_kickers(u64 kick, int kind, int need, int lo, int hi, int flags) noexcept nogil:
+    """Whether `kick` is `need` kickers of `kind` (1 single, 2 pair) that
+    with_kickers would give a main part of ranks lo..hi (docs/rules.md §2)."""
+    cdef int r, c, most = (8 if flags & F_KICKER_BOMB else 3) if flags & F_KICKER_REPEAT else 1
+    cdef bint jokers_both = flags & F_JOKERS_BOTH
+    cdef unsigned int adjacent = 0
+    cdef u64 rest
+    if card_total(kick) != need * kind or kick & run_word(lo, hi - lo + 1, 0xF):
+        return False
+    if kind == 1 and need >= 3 and not (flags & F_WING_TRIO_ADJ):
+        adjacent = rank_span(lo - 1 if lo > 0 else 0, hi + 1) & 0xFFF & ~rank_span(lo, hi)
+    rest = kick
+    while rest:  # the kicker ranks, lowest first
+        r = ddz_ctz64(rest) >> 2
+        rest &= ~((<u64>0xF) << (4 * r))
+        c = count_of(kick, r)
+        if kind == 2:  # pairs: ranks 3..2; two of a rank only under kicker_bomb
+            if r > R_TWO or c % 2 or (c > 2 and not (flags & F_KICKER_BOMB)):
+                return False
+        elif c > (1 if r >= R_SMALL and not (flags & F_KICKER_REPEAT and jokers_both) else most) \
+                or (c > 2 and (adjacent >> r) & 1):
+            return False
+    return kind == 2 or jokers_both or not (count_of(kick, R_SMALL) and count_of(kick, R_BIG))
+
+
 cdef inline bint plain_reading(u64 cards, u64 info, int flags) noexcept nogil:
-    """Whether (cards, info) is a kicker-free single, pair, trio, straight,
-    pair chain or plane of natural cards, read from the reading alone:
-    the cards must be exactly k of each rank main - length + 1 .. main
-    (docs/rules.md §2).  False means "not shown", not "invalid"."""
-    cdef int combo = info_combo(info), main = info_main(info), length = info_length(info), k, lo
+    """Whether (cards, info) is a reading of natural cards (no laizi stand-in)
+    shown from its own fields: the main part is exactly k of each rank
+    main - length + 1 .. main, the rest valid kickers (docs/rules.md §2).
+    False means "not shown", not "invalid" (bombs are not read here)."""
+    cdef int combo = info_combo(info), main = info_main(info), length = info_length(info)
+    cdef int k, lo, kind = 0, need = 0
+    cdef u64 body
     if flags & ~KNOWN_FLAGS or info >> 14:
         return False
-    if combo <= C_TRIO:  # C_SINGLE, C_PAIR, C_TRIO: k = combo cards of one rank
-        k, lo = combo, main
+    if combo <= C_TRIO_PAIR:  # sets (k = combo), trio + single or pair
+        k = combo if combo <= C_TRIO else 3
+        if combo > C_TRIO:
+            kind, need = combo - C_TRIO, 1
         if length != 1 or (k > 1 and main > R_TWO):
             return False
-    elif C_STRAIGHT <= combo <= C_PLANE:
-        k = combo - C_STRAIGHT + 1
-        lo = main - length + 1
-        if main > R_ACE or lo < 0 or length < (5 if k == 1 else 3 if k == 2 else 2):
+    elif combo <= C_PLANE_PAIR:  # chains; planes with single or pair wings
+        k = combo - C_STRAIGHT + 1 if combo <= C_PLANE else 3
+        if combo > C_PLANE:
+            kind, need = combo - C_PLANE, length
+        if main > R_ACE or length < (5 if k == 1 else 3 if k == 2 else 2):
+            return False
+    elif combo <= C_FOUR_TWO_PAIR and flags & F_FOUR_TWO:
+        k, kind, need = 4, combo - C_FOUR_TWO_SINGLE + 1, 2
+        if length != 1 or main > R_TWO:
             return False
     else:
         return False
+    lo = main - length + 1
     # Laizi: a reading of natural cards only (the wild rank is absent).
-    if (flags >> 8) & 0xF and count_of(cards, ((flags >> 8) & 0xF) - 1):
+    if lo < 0 or (flags >> 8) & 0xF and count_of(cards, ((flags >> 8) & 0xF) - 1):
         return False
-    return cards == run_word(lo, length, k)
+    body = run_word(lo, length, k)
+    if kind == 0:
+        return cards == body
+    return contains(cards, body) and plain_kickers(cards - body, kind, need, lo, main, flags)
 
 
 cdef bint valid_reading(u64 cards, u64 info, int flags) noexcept nogil:
     """Whether (cards, info) is one of classify(cards)'s readings (or pass).
 
-    Takes the reading as given: a kicker-free reading is checked from its
-    own fields (plain_reading); any other generates only its own
+    Takes the reading as given: a reading of natural cards is checked from
+    its own fields (plain_reading); any other generates only its own
     combination type from its main rank up (and its chain length) over the
     card set itself, instead of every reading of the cards, and looks for
     it there; only when that misses does it classify the whole card set
