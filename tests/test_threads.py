@@ -22,7 +22,7 @@ def make_positions(n: int) -> tuple[np.ndarray, np.ndarray]:
 
 @pytest.fixture(scope="module")
 def batch() -> tuple[np.ndarray, np.ndarray]:
-    return make_positions(9000)  # more than two chunks of 4096 positions
+    return make_positions(9000)  # many chunks of 256 positions
 
 
 @pytest.mark.parametrize("follow", [False, True])

@@ -939,7 +939,7 @@ cdef object adopt_block(object descr, void* data, Py_ssize_t n, Py_ssize_t items
 # thread count) and recycled.
 
 cdef enum:
-    CHUNK = 4096            # positions a thread generates at a time
+    CHUNK = 256             # positions a thread generates at a time (its buffer stays in cache)
 
 
 cdef struct Buf:
@@ -1001,13 +1001,16 @@ cdef class _Chunk:
         free(self.buf.p)
 
 
+_SPARE_CHUNKS: list = []  # worker buffers between calls
+
+
 cdef class _Batch:
     """One batch call: its inputs, its output buffer and, with threads, the chunks."""
     cdef const u64* hands
     cdef const u64* last_cards
     cdef const u64* last_info
     cdef int flags
-    cdef Py_ssize_t n, total, appended
+    cdef Py_ssize_t n, total, appended, claimed
     cdef Buf dest
     cdef object out, offsets, lock, spare, done
     cdef int64_t* off
@@ -1026,19 +1029,33 @@ cdef class _Batch:
             if self.total < 0:
                 raise MemoryError()
             return self.total
-        self.lock, self.spare, self.done = Lock(), [], [None] * chunks
+        self.lock, self.spare, self.done, self.claimed = Lock(), _SPARE_CHUNKS, [None] * chunks, 0
         with ThreadPoolExecutor(threads) as pool:
-            for _ in pool.map(self.chunk, range(chunks)):
+            for _ in pool.map(self.worker, range(threads)):
                 pass
+        del _SPARE_CHUNKS[2 * threads:]  # kept for the next call: no fresh pages to fault in
         return self.total
+
+    def worker(self, _):
+        """One thread: claim the next chunk and generate it, until none is left."""
+        cdef Py_ssize_t c
+        while True:
+            with self.lock:
+                c = self.claimed
+                if c == len(self.done):
+                    return
+                self.claimed = c + 1
+            self.chunk(c)
 
     def chunk(self, Py_ssize_t c):
         """Worker: generate chunk c into a buffer of its own, then append
         every finished chunk that is next in order."""
         cdef Py_ssize_t lo = c * CHUNK, hi = min(self.n, lo + CHUNK), got
         cdef _Chunk ch
-        with self.lock:
-            ch = self.spare.pop() if self.spare else _Chunk()
+        try:
+            ch = self.spare.pop()  # atomic: calls in other Python threads share the list
+        except IndexError:
+            ch = _Chunk()
         with nogil:
             got = fill(&ch.buf, 0, self.hands, self.last_cards, self.last_info, self.flags, lo, hi, self.off)
         if got < 0:
@@ -1132,25 +1149,25 @@ cdef void count_range(const u64* hands, const u64* last_cards, const u64* last_i
 def count_batch(const u64[::1] hands, const u64[::1] last_cards=None,
                 const u64[::1] last_info=None, int flags=0, threads=1):
     """Number of legal moves of each position (int64 array), without the GIL;
-    `threads` (int >= 1) count chunks of positions in parallel."""
+    `threads` (int >= 1) count contiguous ranges of positions in parallel."""
     _check_batch(hands, last_cards, last_info, flags)
     cdef int nthreads = _threads_arg(threads)
-    cdef Py_ssize_t n = hands.shape[0], chunks = (n + CHUNK - 1) // CHUNK
+    cdef Py_ssize_t n = hands.shape[0]
     cdef const u64* h = &hands[0] if n else NULL
     cdef const u64* lc = &last_cards[0] if last_cards is not None and n else NULL
     cdef const u64* li = &last_info[0] if last_cards is not None and n else NULL
     counts = np.empty(n, np.int64)
     cdef int64_t* out = <int64_t*>cnp.PyArray_DATA(<cnp.ndarray>counts)
 
-    def work(Py_ssize_t c):
+    def work(Py_ssize_t t):
         with nogil:
-            count_range(h, lc, li, flags, c * CHUNK, min(n, (c + 1) * CHUNK), out)
+            count_range(h, lc, li, flags, n * t // nthreads, n * (t + 1) // nthreads, out)
 
-    if nthreads <= 1 or chunks < 2:
+    if nthreads <= 1 or n < 2 * CHUNK:
         with nogil:
             count_range(h, lc, li, flags, 0, n, out)
     else:
         with ThreadPoolExecutor(nthreads) as pool:
-            for _ in pool.map(work, range(chunks)):
+            for _ in pool.map(work, range(nthreads)):
                 pass
     return counts
