@@ -1,36 +1,59 @@
-"""Throughput guard that noise cannot fool: instruction counts, not seconds.
+"""Throughput guard that noise cannot fool: instruction counts and peak memory, not seconds.
 
 Runs fixed workloads once under ``valgrind --tool=callgrind`` and compares
-the instructions executed inside each workload's entry function (Ir, counted
-with ``--toggle-collect``, so interpreter start-up and imports never count)
-with the budget committed in ``callgrind_budget.json``:
+the instructions executed inside each workload's call (Ir, counted with
+``--toggle-collect`` on ``operator.call``, through which every workload is
+made, so interpreter start-up and imports never count; ``--dump-after``
+closes one profile part per call) with the budget committed in
+``callgrind_budget.json``:
 
 - ``lead``: ``generate_batch`` over 2000 fixed free-lead hands (the landlord's
   20 cards and seat 1's 17 of ``PlayState.deal(i)``, i < 1000) into a
   preallocated buffer;
+- ``follow``: ``generate_batch`` over 2000 follow positions (seat 1 and seat
+  2 of deal i answering one of the landlord's lead moves);
+- ``laizi``: ``generate_batch`` over 500 landlord leads with wild rank 7
+  (``Rules(wild="7")``, docs/rules.md §7);
+- ``two_decks``: ``generate_batch`` over 1000 fixed 25-card leads of two
+  decks (docs/rules.md §8);
+- ``count``: ``count_batch`` over the lead and follow positions;
 - ``selfplay``: ``simulate``'s kernel, 300 whole games from seed 12345
   (deal, calling, play);
-- ``perft``: ``PlayState.deal(2).perft(7)`` (711,617 leaves).
+- ``perft``: ``PlayState.deal(2).perft(7)`` (711,617 leaves);
+- ``game``: the Python ``Game`` loop, 20 whole games (``legal_actions()`` +
+  ``apply()`` each turn).
+
+and, outside valgrind, the allocation behaviour of a fixed batch of 20,000
+20-card leads (peak resident memory growth, Linux's VmHWM reset through
+/proc/self/clear_refs, per mille of the output's bytes):
+
+- ``alloc_fresh``: the peak growth of one call without ``out=`` (the output
+  itself plus any grow-and-copy);
+- ``alloc_out``: the peak growth of three more calls that pass the first
+  call's output as ``out=``: about the offsets array only; a call that
+  ignores ``out=`` allocates the whole output again and fails.
 
     python benchmarks/callgrind_guard.py            # measure and check (exit 1: over budget)
-    python benchmarks/callgrind_guard.py --update   # write the measured counts as the budget
+    python benchmarks/callgrind_guard.py --update   # write the measured figures as the budget
 
-A workload fails when it executes more than ``tolerance`` (10 %) above its
-budget.  When the code gets faster (more than 10 % under), the script says
-so: lower the budget with ``--update`` in the same commit, so the guard keeps
-what was won.  Counts depend a little on the compiler and the Cython and
-NumPy versions; the budget file records what it was measured with.
-``tests/test_callgrind_budget.py`` runs this within the normal test run
-(a few seconds: one valgrind process for all workloads).
+An instruction workload fails when it executes more than ``tolerance`` (3 %)
+above its budget; a memory workload when it exceeds its budget by more than
+3 % of the output's size.  When the code gets better (more than 3 % under),
+the script says so: lower the budget with ``--update`` in the same commit,
+so the guard keeps what was won.  Counts depend a little on the compiler
+and the Cython and NumPy versions; the budget file records what it was
+measured with.  ``tests/test_callgrind_budget.py`` runs this within the
+normal test run (one valgrind process for all workloads, one plain process
+for the memory).
 """
 
 from __future__ import annotations
 
 import argparse
+import glob
 import json
 import os
 import platform
-import re
 import shutil
 import subprocess
 import sys
@@ -39,33 +62,91 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 BUDGET = HERE / "callgrind_budget.json"
-TOLERANCE = 0.10
+TOLERANCE = 0.03
 
-# workload -> the (Cython-generated) entry function whose inclusive cost is counted.
-ENTRY = {
-    "lead": "__pyx_pw_7ddzcore_7_kernel_*generate_batch",
-    "selfplay": "__pyx_pw_7ddzcore_6_state_*_simulate",
-    "perft": "__pyx_pw_7ddzcore_6_state_9PlayState_*perft",
+# Every workload is one call of operator.call (CPython's _operator_call), the
+# only function counted: collection is on inside it, and a profile part is
+# dumped after each call.  (Valgrind keeps only one --dump-after function.)
+ENTRY = "_operator_call"
+
+# Workload name -> the call, in order; POSITIONS sets up their inputs.
+CALLS = {
+    "lead": "_kernel.generate_batch(hands, None, None, flags, out)",
+    "follow": "_kernel.generate_batch(f_hands, f_cards, f_info, flags, out)",
+    "laizi": "_kernel.generate_batch(hands[:500], None, None, laizi, out)",
+    "two_decks": "_kernel.generate_batch(hands2, None, None, two, out)",
+    "count": "_kernel.count_batch(c_hands, c_cards, c_info, flags)",
+    "selfplay": "_state._simulate(300, 12345, flags, False, True, -1, False, 0)",
+    "perft": "state.perft(7)",
+    "game": "games()",
 }
 
-# Run by the interpreter under valgrind: every workload once, in ENTRY's order.
-WORKLOAD = r"""
+# Shared by both workloads: the fixed positions.
+POSITIONS = r"""
+import random
 import numpy as np
 import ddzcore
-from ddzcore import _kernel, _state
+from ddzcore import _kernel, _state, Game, Rules
 from ddzcore.search import PlayState
 
+flags = Rules().flags
 deals = [PlayState.deal(i).hand_words for i in range(1000)]
 hands = np.array([d[0] for d in deals] + [d[1] for d in deals], dtype=np.uint64)
-out = np.empty(400_000, ddzcore.MOVE_DTYPE)
-flags = ddzcore.Rules().flags
-state = PlayState.deal(2)
-print("ddzcore", ddzcore.__file__)
-
-_kernel.generate_batch(hands, None, None, flags, out)
-_state._simulate(300, 12345, flags, False, True, -1, False, 0)
-state.perft(7)
+f_hands, f_cards, f_info = [], [], []
+for i, d in enumerate(deals):
+    leads = _kernel.generate_array(d[0], 0, 0, flags)
+    for seat in (1, 2):
+        m = leads[(7 * i + seat) % len(leads)]
+        f_hands.append(d[seat]); f_cards.append(m["cards"]); f_info.append(m["info"])
+f_hands, f_cards, f_info = (np.array(a, dtype=np.uint64) for a in (f_hands, f_cards, f_info))
+two = Rules(decks=2).flags
+rng = random.Random(2026)
+deck2 = [r for r in range(13) for _ in range(8)] + [13, 13, 14, 14]
+hands2 = np.array([sum(1 << (4 * r) for r in rng.sample(deck2, 25)) for _ in range(1000)], dtype=np.uint64)
+laizi = Rules(wild="7").flags
 """
+
+WORKLOAD = POSITIONS + r"""
+import operator
+out = np.empty(400_000, ddzcore.MOVE_DTYPE)
+state = PlayState.deal(2)
+zeros = np.zeros_like(hands)
+c_hands, c_cards, c_info = np.concatenate([hands, f_hands]), np.concatenate([zeros, f_cards]), \
+    np.concatenate([zeros, f_info])
+
+def games():
+    choice = random.Random(5).choice
+    for g in range(20):
+        game = Game(seed=1000 + g)
+        while not game.is_terminal():
+            game.apply(choice(game.legal_actions()))
+
+print("ddzcore", ddzcore.__file__)
+""" + "".join(f"operator.call(lambda: {call})\n" for call in CALLS.values())
+
+MEMORY = POSITIONS + r"""
+import json
+
+def kb(field):
+    with open("/proc/self/status") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith(field + ":"))
+
+def peak_growth(call):
+    with open("/proc/self/clear_refs", "w") as f:
+        f.write("5")                                   # the peak (VmHWM) restarts from here
+    before = kb("VmRSS")
+    result = call()
+    return 1024 * (kb("VmHWM") - before), result
+
+big = np.concatenate([hands[:1000]] * 20)              # 20,000 landlord leads of 20 cards
+fresh, (moves, offsets) = peak_growth(lambda: _kernel.generate_batch(big, None, None, flags))
+out = moves if moves.base is None else moves.base
+with_out, _ = peak_growth(lambda: [_kernel.generate_batch(big, None, None, flags, out) for _ in range(3)])
+print(json.dumps({"alloc_out": round(1000 * with_out / moves.nbytes),
+                  "alloc_fresh": round(1000 * fresh / moves.nbytes)}))
+"""
+
+MEMORY_WORKLOADS = ["alloc_out", "alloc_fresh"]
 
 
 def interpreter() -> str:
@@ -80,32 +161,45 @@ def interpreter() -> str:
     return exe
 
 
+def part_total(path: str) -> int:
+    """The Ir total of one callgrind profile part."""
+    with open(path) as f:
+        for line in f:
+            if line.startswith(("summary:", "totals:")):
+                return int(line.split()[1])
+    raise SystemExit(f"{path}: no totals line")
+
+
 def measure() -> dict[str, int]:
-    """Instructions executed in each workload's entry function (inclusive:
-    with everything it calls).  One valgrind run collects only inside the
-    entry functions; callgrind_annotate splits the count by function."""
-    valgrind, annotate = shutil.which("valgrind"), shutil.which("callgrind_annotate")
-    if valgrind is None or annotate is None:
-        raise SystemExit("valgrind (with callgrind_annotate) is not installed")
+    """Instructions executed in each workload's call (inclusive: with
+    everything it calls).  One valgrind run collects only inside
+    operator.call and dumps a profile part after each call."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        raise SystemExit("valgrind is not installed")
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "callgrind.out")
         cmd = [valgrind, "--tool=callgrind", f"--callgrind-out-file={out}"]
-        cmd += [f"--toggle-collect={fn}" for fn in ENTRY.values()]
+        cmd += [f"--toggle-collect={ENTRY}", f"--dump-after={ENTRY}"]
         cmd += [interpreter(), "-c", WORKLOAD]
         env = dict(os.environ, PYTHONHASHSEED="0")
         proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
         if proc.returncode != 0:
             raise SystemExit(f"valgrind run failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr[-3000:]}")
-        report = subprocess.run([annotate, "--inclusive=yes", "--auto=no", "--threshold=100", out],
-                                capture_output=True, text=True, check=True).stdout
-    counts: dict[str, int] = {}
-    for name, fn in ENTRY.items():
-        pattern = re.compile(r"^\s*([\d,]+)\s.*:(" + ".*".join(map(re.escape, fn.split("*"))) + r")\s")
-        hits = [(m.group(2), int(m.group(1).replace(",", ""))) for m in map(pattern.match, report.splitlines()) if m]
-        if len({f for f, _ in hits}) != 1:
-            raise SystemExit(f"workload {name}: expected one function matching {fn}, found {hits}")
-        counts[name] = hits[0][1]
-    return counts
+        # callgrind.out.1, .2, ... one per entry call in order; the final dump (at exit) is empty.
+        parts = sorted(glob.glob(out + ".*"), key=lambda p: int(p.rsplit(".", 1)[1]))
+        totals = [part_total(p) for p in parts]
+    if len(totals) < len(CALLS) or any(totals[len(CALLS):]):
+        raise SystemExit(f"expected {len(CALLS)} counted entry calls, got parts {totals}")
+    return dict(zip(CALLS, totals))
+
+
+def measure_memory() -> dict[str, int]:
+    """Peak resident growth per mille of the output (MEMORY_WORKLOADS), in a fresh process."""
+    proc = subprocess.run([sys.executable, "-c", MEMORY], capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise SystemExit(f"memory workload failed:\n{proc.stdout}\n{proc.stderr[-3000:]}")
+    return dict(json.loads(proc.stdout.strip().splitlines()[-1]))
 
 
 def environment() -> dict[str, str]:
@@ -117,15 +211,33 @@ def environment() -> dict[str, str]:
             "cython": Cython.__version__, "cc": cc[0] if cc else "?", "machine": platform.machine()}
 
 
+def verdict(name: str, n: int, budget: int, tol: float) -> "tuple[str, bool]":
+    """(text, over budget) for one workload."""
+    if name in MEMORY_WORKLOADS:  # per mille of the output: tolerance in points of it
+        slack = 1000 * tol
+        if n > budget + slack:
+            return f"OVER BUDGET by {(n - budget) / 10:.1f} % of the output (limit {100 * tol:.0f} %)", True
+        if n < budget - slack:
+            return f"{(budget - n) / 10:.1f} % of the output under budget: lower it (--update)", False
+        return "ok", False
+    ratio = n / budget
+    if ratio > 1 + tol:
+        return f"OVER BUDGET by {100 * (ratio - 1):.1f} % (limit {100 * tol:.0f} %)", True
+    if ratio < 1 - tol:
+        return f"{100 * (1 - ratio):.1f} % under budget: lower it (--update) to keep the gain", False
+    return "ok", False
+
+
 def main(argv: "list[str] | None" = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--update", action="store_true", help="write the measured counts as the new budget")
+    ap.add_argument("--update", action="store_true", help="write the measured figures as the new budget")
     ap.add_argument("--budget", type=Path, default=BUDGET)
     args = ap.parse_args(argv)
-    counts = measure()
+    counts = {**measure(), **measure_memory()}
     if args.update:
         data = {"tolerance": TOLERANCE, "instructions": counts, "measured_with": environment(),
-                "note": "Ir inside each workload's entry function; see benchmarks/callgrind_guard.py"}
+                "note": "Ir inside each workload's call; alloc_*: peak RSS growth per mille "
+                        "of the output; see benchmarks/callgrind_guard.py"}
         args.budget.write_text(json.dumps(data, indent=2) + "\n")
         for name, n in counts.items():
             print(f"{name:10s} {n:>14,d}  (budget written)")
@@ -135,14 +247,9 @@ def main(argv: "list[str] | None" = None) -> int:
     failed = False
     for name, n in counts.items():
         budget = data["instructions"][name]
-        ratio = n / budget
-        verdict = "ok"
-        if ratio > 1 + tol:
-            verdict = f"OVER BUDGET by {100 * (ratio - 1):.1f} % (limit {100 * tol:.0f} %)"
-            failed = True
-        elif ratio < 1 - tol:
-            verdict = f"{100 * (1 - ratio):.1f} % under budget: lower it (--update) to keep the gain"
-        print(f"{name:10s} {n:>14,d} / budget {budget:>14,d}  ({ratio:.3f})  {verdict}")
+        text, over = verdict(name, n, budget, tol)
+        failed |= over
+        print(f"{name:10s} {n:>14,d} / budget {budget:>14,d}  ({n / max(budget, 1):.3f})  {text}")
     return 1 if failed else 0
 
 

@@ -15,10 +15,12 @@ def generate_batch(
     last_info: npt.NDArray[np.uint64] | None = None,
     flags: int = 0,
     out: npt.NDArray[np.void] | None = None,
+    threads: int = 1,
 ) -> tuple[npt.NDArray[np.void], npt.NDArray[np.int64]]: ...
 def count_batch(
     hands: npt.NDArray[np.uint64],
     last_cards: npt.NDArray[np.uint64] | None = None,
     last_info: npt.NDArray[np.uint64] | None = None,
     flags: int = 0,
+    threads: int = 1,
 ) -> npt.NDArray[np.int64]: ...

@@ -99,7 +99,8 @@ def _batch_args(hands: "np.ndarray | Sequence[HandLike]", lasts: "np.ndarray | S
 def legal_moves_batch(hands: "np.ndarray | Sequence[HandLike]",
                       lasts: "np.ndarray | Sequence[LastLike] | None" = None,
                       rules: Rules | None = None,
-                      out: "np.ndarray | None" = None) -> tuple[np.ndarray, np.ndarray]:
+                      out: "np.ndarray | None" = None,
+                      threads: int = 1) -> tuple[np.ndarray, np.ndarray]:
     """Legal moves of many positions in one call (the GIL is released).
 
     ``hands``: uint64 card words, shape ``(n,)`` (or hands / card text).
@@ -112,22 +113,27 @@ def legal_moves_batch(hands: "np.ndarray | Sequence[HandLike]",
     ``out``: a ``MOVE_DTYPE`` array to write into when it is large enough
     (``moves`` is then a view of it), e.g. ``moves.base`` of an earlier call,
     which saves allocating and faulting in fresh memory on every call.
+    Without ``out`` (or when it is too small) the moves go to a block grown
+    in place and handed to NumPy without a copy (peak memory about the
+    output's size).
+    ``threads``: threads (int >= 1) generating chunks of positions in
+    parallel; the result is identical for any number.
     Raises ``InvalidCardsError`` / ``InvalidMoveError`` naming the first bad
-    position, before any work is done.
+    position, before any work is done, ``ValueError`` for a bad ``threads``.
     """
     rules = rules or _STANDARD
     h, lc, li = _batch_args(hands, lasts, rules)
-    return _kernel.generate_batch(h, lc, li, rules.flags, out)
+    return _kernel.generate_batch(h, lc, li, rules.flags, out, threads)
 
 
 def count_moves_batch(hands: "np.ndarray | Sequence[HandLike]",
                       lasts: "np.ndarray | Sequence[LastLike] | None" = None,
-                      rules: Rules | None = None) -> np.ndarray:
+                      rules: Rules | None = None, threads: int = 1) -> np.ndarray:
     """Number of legal moves per position, int64 array of shape ``(n,)``;
-    arguments and errors as ``legal_moves_batch``."""
+    arguments (``threads`` too) and errors as ``legal_moves_batch``."""
     rules = rules or _STANDARD
     h, lc, li = _batch_args(hands, lasts, rules)
-    return _kernel.count_batch(h, lc, li, rules.flags)
+    return _kernel.count_batch(h, lc, li, rules.flags, threads)
 
 
 _movelist._register(Hand, Move, _slow_position, _STANDARD)

@@ -17,6 +17,7 @@ recurse or roll out, undo):
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Optional
 
@@ -128,8 +129,28 @@ def _seed_arg(seed: object, name: str) -> int:
     return seed
 
 
+def _simulate_threads(n_games: int, seed: int, rules: Rules, cap: int, record: bool, first_game: int,
+                      threads: int) -> dict[str, np.ndarray]:
+    """_state._simulate's columns for games first_game.., split over threads in contiguous ranges."""
+    def run(lo: int, hi: int) -> dict[str, np.ndarray]:
+        return dict(_state._simulate(hi - lo, seed, rules.flags, rules.bidding == "points", rules.rob_back,
+                                     cap, record, first_game + lo))
+
+    bounds = [n_games * t // threads for t in range(threads + 1)]
+    if threads == 1 or n_games < 2 * threads:
+        return run(0, n_games)
+    with ThreadPoolExecutor(threads) as pool:
+        parts = list(pool.map(run, bounds[:-1], bounds[1:]))
+    cols = {k: np.concatenate([p[k] for p in parts]) for k in parts[0] if k != "offsets"}
+    if record:
+        ends = np.cumsum([0] + [len(p["moves"]) for p in parts[:-1]])
+        cols["offsets"] = np.concatenate([parts[0]["offsets"][:1]]
+                                         + [p["offsets"][1:] + e for p, e in zip(parts, ends)])
+    return cols
+
+
 def simulate(n_games: int, seed: int, policy: str = "random", rules: Optional[Rules] = None, *,
-             record: bool = False, first_game: int = 0) -> SelfPlay:
+             record: bool = False, first_game: int = 0, threads: int = 1) -> SelfPlay:
     """Play ``n_games`` whole games in the kernel, without the GIL.
 
     Each game: a random deal (17 cards each, 3 bottom cards), calling with
@@ -147,10 +168,15 @@ def simulate(n_games: int, seed: int, policy: str = "random", rules: Optional[Ru
     ``policy``: only ``"random"``.  ``rules``: a one-deck ``Rules`` without
     wild cards (its move-generation switches and ``bidding``, ``rob_back``,
     ``max_redeals``).
-    ``record``: also return every move (see ``SelfPlay``).
+    ``record``: also return every move (see ``SelfPlay``); with one thread
+    the records are handed to NumPy without a copy.
+    ``threads``: threads (int >= 1) playing contiguous ranges of the games
+    (each game's stream depends only on its number, so the result is
+    identical for any count); with ``record`` and several threads the
+    ranges' records are joined with one copy.
 
     Returns a ``SelfPlay`` of arrays.  Raises ``ValueError`` for a bad
-    count, seed or policy, two-deck or laizi rules.
+    count, seed, policy or thread count, two-deck or laizi rules.
     """
     rules = Rules() if rules is None else rules
     if not isinstance(rules, Rules):
@@ -170,8 +196,9 @@ def simulate(n_games: int, seed: int, policy: str = "random", rules: Optional[Ru
     seed = _seed_arg(seed, "seed")
     first_game = _seed_arg(first_game, "first_game")
     cap = -1 if rules.max_redeals is None else min(rules.max_redeals, 60000)
-    cols = _state._simulate(n_games, seed, rules.flags, rules.bidding == "points", rules.rob_back,
-                            cap, bool(record), first_game)
+    if not isinstance(threads, int) or isinstance(threads, bool) or threads < 1:
+        raise ValueError(f"threads must be an int >= 1, not {threads!r}")
+    cols = _simulate_threads(n_games, seed, rules, cap, bool(record), first_game, threads)
     robs, bombs = cols["robs"], cols["bombs"]
     spring = cols["spring"] | cols["anti_spring"]
     multiplier = np.left_shift(np.int64(1), robs.astype(np.int64) + bombs.astype(np.int64) + spring)

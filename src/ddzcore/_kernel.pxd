@@ -33,6 +33,10 @@ cdef bint valid_reading(u64 cards, u64 info, int flags) noexcept nogil
 # A new MOVE_DTYPE NumPy array holding a copy of recs[0:n] (needs the GIL).
 cdef object records_to_array(MoveRec* recs, Py_ssize_t n)
 
+# A NumPy array of dtype descr over data[0:n] (records of itemsize bytes), a
+# malloc'd block it then owns: shrunk in place, no copy (needs the GIL).
+cdef object adopt_block(object descr, void* data, Py_ssize_t n, Py_ssize_t itemsize)
+
 # How DouZero's move_detector reads a card set: a reading (combo, main,
 # length), combo 0x1F when it finds no type (outside docs/rules.md: DouZero's rules).
 cdef u64 dz_read(u64 cards) noexcept nogil

@@ -34,6 +34,41 @@ cdef extern from *:
     """
     object ddz_new_records(object descr, cnp.npy_intp n)
 
+cdef extern from *:
+    """
+    static void ddz_free_block(PyObject* capsule) {
+        free(PyCapsule_GetPointer(capsule, "ddzcore.block"));
+    }
+    /* A 1-d array of n records of dtype descr (borrowed) over data, a block
+       from malloc that the array then owns (freed with it); data is freed
+       on failure too.  n > 0. */
+    static PyObject* ddz_adopt_block(PyObject* descr, npy_intp n, void* data) {
+        PyObject *arr, *capsule = PyCapsule_New(data, "ddzcore.block", ddz_free_block);
+        if (capsule == NULL) { free(data); return NULL; }
+        Py_INCREF(descr);  /* PyArray_NewFromDescr steals a reference */
+        arr = PyArray_NewFromDescr(&PyArray_Type, (PyArray_Descr*)descr, 1, &n, NULL, data,
+                                   NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED | NPY_ARRAY_WRITEABLE, NULL);
+        if (arr == NULL) { Py_DECREF(capsule); return NULL; }
+        if (PyArray_SetBaseObject((PyArrayObject*)arr, capsule) < 0) { Py_DECREF(arr); return NULL; }
+        return arr;
+    }
+    """
+    object ddz_adopt_block(object descr, cnp.npy_intp n, void* data)
+
+cdef extern from *:
+    """
+    #if defined(_MSC_VER)
+    static __inline int ddz_ctz64(unsigned long long x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
+    #else
+    static inline int ddz_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
+    #endif
+    """
+    # Index of the lowest set bit of a non-zero x.
+    int ddz_ctz64(u64 x) noexcept nogil
+
+from concurrent.futures import ThreadPoolExecutor
+from threading import Lock
+
 from ddzcore.errors import InvalidCardsError, InvalidMoveError
 
 #: NumPy dtype of a move record: the card word and the reading (info word).
@@ -820,14 +855,107 @@ cdef bint valid_hand(u64 hand, int flags) noexcept nogil:
     return contains(0x228888888888888ULL if flags & F_TWO_DECKS else 0x114444444444444ULL, hand)
 
 
-cdef bint valid_reading(u64 cards, u64 info, int flags) noexcept nogil:
-    """Whether (cards, info) is one of classify(cards)'s readings (or pass)."""
-    cdef MoveRec buf[64]
-    cdef Py_ssize_t i, n
-    if info_combo(info) == C_PASS:
-        return cards == 0 and info == 0
-    if not valid_hand(cards, flags):
+cdef enum:
+    KNOWN_FLAGS = 0x3F3F  # the rule flags whose readings plain_reading knows (bits 0-5, 8-13)
+
+
+cdef bint plain_kickers(u64 kick, int kind, int need, int lo, int hi, int flags) noexcept nogil:
+    """Whether `kick` is `need` kickers of `kind` (1 single, 2 pair) that
+    with_kickers would give a main part of ranks lo..hi (docs/rules.md §2)."""
+    cdef int r, c, most = (8 if flags & F_KICKER_BOMB else 3) if flags & F_KICKER_REPEAT else 1
+    cdef bint jokers_both = flags & F_JOKERS_BOTH
+    cdef unsigned int adjacent = 0
+    cdef u64 rest
+    if card_total(kick) != need * kind or kick & run_word(lo, hi - lo + 1, 0xF):
         return False
+    if kind == 1 and need >= 3 and not (flags & F_WING_TRIO_ADJ):
+        adjacent = rank_span(lo - 1 if lo > 0 else 0, hi + 1) & 0xFFF & ~rank_span(lo, hi)
+    rest = kick
+    while rest:  # the kicker ranks, lowest first
+        r = ddz_ctz64(rest) >> 2
+        rest &= ~((<u64>0xF) << (4 * r))
+        c = count_of(kick, r)
+        if kind == 2:  # pairs: ranks 3..2; two of a rank only under kicker_bomb
+            if r > R_TWO or c % 2 or (c > 2 and not (flags & F_KICKER_BOMB)):
+                return False
+        elif c > (1 if r >= R_SMALL and not (flags & F_KICKER_REPEAT and jokers_both) else most) \
+                or (c > 2 and (adjacent >> r) & 1):
+            return False
+    return kind == 2 or jokers_both or not (count_of(kick, R_SMALL) and count_of(kick, R_BIG))
+
+
+cdef inline bint plain_reading(u64 cards, u64 info, int flags) noexcept nogil:
+    """Whether (cards, info) is a reading of natural cards (no laizi stand-in)
+    shown from its own fields: the main part is exactly k of each rank
+    main - length + 1 .. main, the rest valid kickers (docs/rules.md §2).
+    False means "not shown", not "invalid" (bombs are not read here)."""
+    cdef int combo = info_combo(info), main = info_main(info), length = info_length(info)
+    cdef int k, lo, kind = 0, need = 0
+    cdef u64 body
+    if flags & ~KNOWN_FLAGS or info >> 14:
+        return False
+    if combo <= C_TRIO_PAIR:  # sets (k = combo), trio + single or pair
+        k = combo if combo <= C_TRIO else 3
+        if combo > C_TRIO:
+            kind, need = combo - C_TRIO, 1
+        if length != 1 or (k > 1 and main > R_TWO):
+            return False
+    elif combo <= C_PLANE_PAIR:  # chains; planes with single or pair wings
+        k = combo - C_STRAIGHT + 1 if combo <= C_PLANE else 3
+        if combo > C_PLANE:
+            kind, need = combo - C_PLANE, length
+        if main > R_ACE or length < (5 if k == 1 else 3 if k == 2 else 2):
+            return False
+    elif combo <= C_FOUR_TWO_PAIR and flags & F_FOUR_TWO:
+        k, kind, need = 4, combo - C_FOUR_TWO_SINGLE + 1, 2
+        if length != 1 or main > R_TWO:
+            return False
+    else:
+        return False
+    lo = main - length + 1
+    # Laizi: a reading of natural cards only (the wild rank is absent).
+    if lo < 0 or (flags >> 8) & 0xF and count_of(cards, ((flags >> 8) & 0xF) - 1):
+        return False
+    body = run_word(lo, length, k)
+    if kind == 0:
+        return cards == body
+    return contains(cards, body) and plain_kickers(cards - body, kind, need, lo, main, flags)
+
+
+cdef bint valid_reading(u64 cards, u64 info, int flags) noexcept nogil:
+    """Whether (cards, info) is one of classify(cards)'s readings (or pass).
+
+    Takes the reading as given: a reading of natural cards is checked from
+    its own fields (plain_reading); any other generates only its own
+    combination type from its main rank up (and its chain length) over the
+    card set itself, instead of every reading of the cards, and looks for
+    it there; only when that misses does it classify the whole card set
+    (same answer).
+    """
+    cdef MoveRec buf[64]
+    cdef Gen g
+    cdef Py_ssize_t i, n
+    cdef int combo = info_combo(info)
+    if combo == C_PASS:
+        return cards == 0 and info == 0
+    if cards == 0 or not valid_hand(cards, flags):
+        return False
+    if plain_reading(cards, info, flags):
+        return True
+    setup(&g, cards, flags, buf, 64)
+    g.size = card_total(cards)
+    if combo >= C_BOMB:
+        if g.nw:
+            lz_bombs(&g, -1)
+        else:
+            gen_bombs(&g, -1)
+    elif g.nw:
+        lz_combo(&g, combo, info_main(info), info_length(info))
+    else:
+        gen_combo(&g, combo, info_main(info), info_length(info))
+    for i in range(min(g.n, 64)):
+        if buf[i].info == info:
+            return True
     n = classify(cards, flags, buf, 64)
     for i in range(min(n, 64)):
         if buf[i].info == info:
@@ -923,7 +1051,10 @@ def _check_batch(const u64[::1] hands, const u64[::1] last_cards, const u64[::1]
             if not valid_hand(hands[i], flags):
                 bad = i
                 break
-            if last_cards is not None and not valid_reading(last_cards[i], last_info[i], flags):
+            # Each last move's reading is checked once (a run of equal ones once in all).
+            if last_cards is not None and not (
+                    i and last_cards[i] == last_cards[i - 1] and last_info[i] == last_info[i - 1]) \
+                    and not valid_reading(last_cards[i], last_info[i], flags):
                 bad_last = i
                 break
     if bad >= 0:
@@ -933,58 +1064,256 @@ def _check_batch(const u64[::1] hands, const u64[::1] last_cards, const u64[::1]
                          f"is not a valid reading of its cards")
 
 
+cdef object adopt_block(object descr, void* data, Py_ssize_t n, Py_ssize_t itemsize):
+    """A NumPy array of dtype descr over data[0:n], a malloc'd block it then
+    owns (shrunk to n records first: in place, no copy); frees data."""
+    cdef void* fit
+    if n == 0:
+        free(data)
+        return ddz_new_records(descr, 0)
+    fit = realloc(data, n * itemsize)
+    return ddz_adopt_block(descr, n, fit if fit != NULL else data)
+
+
+# ---------------------------------------------------------------- batches
+#
+# A batch's moves go into one buffer: the caller's `out` while it is large
+# enough, else a malloc'd block grown with realloc (large blocks grow in
+# place: no grow-and-copy) and handed to NumPy as the result without a copy.
+# With threads, workers generate chunks of CHUNK positions into buffers of
+# their own, appended in position order (so the result is the same for any
+# thread count) and recycled.
+
+cdef enum:
+    CHUNK = 256             # positions a thread generates at a time (its buffer stays in cache)
+
+
+cdef struct Buf:
+    MoveRec* p
+    Py_ssize_t cap
+    bint owned              # p is ours (malloc); else the caller's `out`
+
+
+cdef bint buf_reserve(Buf* b, Py_ssize_t need, Py_ssize_t keep) noexcept nogil:
+    """Room for `need` records, keeping the first `keep`; False without memory."""
+    cdef Py_ssize_t cap = max(need, 2 * b.cap)
+    cdef MoveRec* p
+    if need <= b.cap:
+        return True
+    if b.owned:
+        p = <MoveRec*>realloc(b.p, cap * sizeof(MoveRec))
+    else:
+        p = <MoveRec*>malloc(cap * sizeof(MoveRec))
+        if p != NULL and keep:
+            memcpy(p, b.p, keep * sizeof(MoveRec))
+    if p == NULL:
+        return False
+    b.p, b.cap, b.owned = p, cap, True
+    return True
+
+
+cdef Py_ssize_t fill(Buf* b, Py_ssize_t total, const u64* hands, const u64* last_cards,
+                     const u64* last_info, int flags, Py_ssize_t lo, Py_ssize_t hi,
+                     int64_t* off) noexcept nogil:
+    """Moves of positions lo..hi-1 into b from record `total` on; off[i + 1]
+    becomes the end of position i's moves.  Returns the new total, -1 without memory."""
+    cdef Py_ssize_t i, got
+    cdef u64 lc = 0, li = 0
+    for i in range(lo, hi):
+        if last_cards != NULL:
+            lc, li = last_cards[i], last_info[i]
+        got = generate(hands[i], lc, li, flags, b.p + total, b.cap - total)
+        if got > b.cap - total:
+            if not buf_reserve(b, total + got + (hi - i) * 64, total):
+                return -1
+            generate(hands[i], lc, li, flags, b.p + total, b.cap - total)
+        total += got
+        off[i + 1] = total
+    return total
+
+
+cdef class _Chunk:
+    """A worker's record buffer (reused for chunk after chunk)."""
+    cdef Buf buf
+    cdef Py_ssize_t lo, hi, n
+
+    def __cinit__(self):
+        self.buf.p = <MoveRec*>malloc(64 * CHUNK * sizeof(MoveRec))
+        if self.buf.p == NULL:
+            raise MemoryError()
+        self.buf.cap, self.buf.owned = 64 * CHUNK, True
+
+    def __dealloc__(self):
+        free(self.buf.p)
+
+
+_SPARE_CHUNKS: list = []  # worker buffers between calls
+
+
+cdef class _Batch:
+    """One batch call: its inputs, its output buffer and, with threads, the chunks."""
+    cdef const u64* hands
+    cdef const u64* last_cards
+    cdef const u64* last_info
+    cdef int flags
+    cdef Py_ssize_t n, total, appended, claimed
+    cdef Buf dest
+    cdef object out, offsets, lock, spare, done
+    cdef int64_t* off
+
+    def __dealloc__(self):
+        if self.dest.owned:
+            free(self.dest.p)
+
+    cdef Py_ssize_t run(self, int threads) except -1:
+        """Generate every position (in chunks over `threads` threads when > 1)."""
+        cdef Py_ssize_t chunks = (self.n + CHUNK - 1) // CHUNK
+        if threads <= 1 or chunks < 2:
+            with nogil:
+                self.total = fill(&self.dest, 0, self.hands, self.last_cards, self.last_info, self.flags,
+                                  0, self.n, self.off)
+            if self.total < 0:
+                raise MemoryError()
+            return self.total
+        self.lock, self.spare, self.done, self.claimed = Lock(), _SPARE_CHUNKS, [None] * chunks, 0
+        with ThreadPoolExecutor(threads) as pool:
+            for _ in pool.map(self.worker, range(threads)):
+                pass
+        del _SPARE_CHUNKS[2 * threads:]  # kept for the next call: no fresh pages to fault in
+        return self.total
+
+    def worker(self, _):
+        """One thread: claim the next chunk and generate it, until none is left."""
+        cdef Py_ssize_t c
+        while True:
+            with self.lock:
+                c = self.claimed
+                if c == len(self.done):
+                    return
+                self.claimed = c + 1
+            self.chunk(c)
+
+    def chunk(self, Py_ssize_t c):
+        """Worker: generate chunk c into a buffer of its own, then append
+        every finished chunk that is next in order."""
+        cdef Py_ssize_t lo = c * CHUNK, hi = min(self.n, lo + CHUNK), got
+        cdef _Chunk ch
+        try:
+            ch = self.spare.pop()  # atomic: calls in other Python threads share the list
+        except IndexError:
+            ch = _Chunk()
+        with nogil:
+            got = fill(&ch.buf, 0, self.hands, self.last_cards, self.last_info, self.flags, lo, hi, self.off)
+        if got < 0:
+            raise MemoryError()
+        ch.lo, ch.hi, ch.n = lo, hi, got
+        with self.lock:
+            self.done[c] = ch
+            while self.appended < len(self.done) and self.done[self.appended] is not None:
+                ch = self.done[self.appended]
+                self.append(ch)
+                self.done[self.appended] = False
+                self.spare.append(ch)
+                self.appended += 1
+
+    cdef int append(self, _Chunk ch) except -1:
+        cdef Py_ssize_t base = self.total, i
+        cdef bint ok
+        with nogil:
+            ok = buf_reserve(&self.dest, base + ch.n, base)
+            if ok:
+                memcpy(self.dest.p + base, ch.buf.p, ch.n * sizeof(MoveRec))
+                for i in range(ch.lo, ch.hi):
+                    self.off[i + 1] += base
+        if not ok:
+            raise MemoryError()
+        self.total = base + ch.n
+        return 0
+
+    cdef object moves(self):
+        """The result: a view of `out`, or the grown block handed to NumPy."""
+        if not self.dest.owned:
+            return self.out[:self.total]
+        self.dest.owned = False  # the array owns it now
+        full = adopt_block(_MOVE_DESCR, self.dest.p, self.total, sizeof(MoveRec))
+        return full[:self.total]
+
+
+cdef int _threads_arg(threads) except -1:
+    if not isinstance(threads, int) or isinstance(threads, bool) or threads < 1:
+        raise ValueError(f"threads must be an int >= 1, not {threads!r}")
+    return threads
+
+
 def generate_batch(const u64[::1] hands, const u64[::1] last_cards=None,
-                   const u64[::1] last_info=None, int flags=0, out=None):
+                   const u64[::1] last_info=None, int flags=0, out=None, threads=1):
     """Legal moves of many positions in one call, without the GIL.
 
     Returns (moves, offsets): a MOVE_DTYPE array of every position's moves in
     turn and an int64 array of n+1 offsets (position i's moves are
     moves[offsets[i]:offsets[i+1]]).  `out`, a MOVE_DTYPE array, is written
     into (and moves is a view of it) when it is large enough; pass the
-    previous call's result to reuse its memory.  Raises InvalidCardsError or
-    InvalidMoveError naming the first bad hand or last move (and computes
-    nothing).
+    previous call's result to reuse its memory.  Otherwise the moves go to a
+    block grown in place and handed to NumPy without a copy.  `threads`
+    (int >= 1): threads generating chunks of positions; the result is the
+    same for any number.  Raises InvalidCardsError or InvalidMoveError
+    naming the first bad hand or last move (and computes nothing).
     """
     _check_batch(hands, last_cards, last_info, flags)
-    cdef Py_ssize_t i = 0, n = hands.shape[0], total = 0, got, cap
-    cdef bint follow = last_cards is not None
-    cdef u64 lc, li
-    cdef MoveRec* buf
-    if not isinstance(out, np.ndarray) or out.ndim != 1 or out.dtype != MOVE_DTYPE or not out.flags.c_contiguous or not out.flags.writeable:
-        out = np.empty(64 * n + 1024, MOVE_DTYPE)
-    offsets = np.empty(n + 1, np.int64)
-    cdef int64_t[::1] off = offsets
-    off[0] = 0
-    while i < n:
-        cap = out.shape[0]
-        buf = <MoveRec*>cnp.PyArray_DATA(<cnp.ndarray>out)
-        with nogil:
-            while i < n:
-                lc = last_cards[i] if follow else 0
-                li = last_info[i] if follow else 0
-                got = generate(hands[i], lc, li, flags, buf + total, cap - total)
-                if got > cap - total:
-                    break
-                total += got
-                i += 1
-                off[i] = total
-        if i < n:  # out of room: grow (with the GIL) and carry on from position i
-            grown = np.empty(2 * cap + got, MOVE_DTYPE)
-            grown[:total] = out[:total]
-            out = grown
-    return out[:total], offsets
+    cdef int nthreads = _threads_arg(threads)
+    cdef _Batch b = _Batch()
+    cdef Py_ssize_t n = hands.shape[0]
+    b.n, b.flags = n, flags
+    b.hands = &hands[0] if n else NULL
+    b.last_cards = &last_cards[0] if last_cards is not None and n else NULL
+    b.last_info = &last_info[0] if last_cards is not None and n else NULL
+    b.offsets = np.empty(n + 1, np.int64)
+    b.off = <int64_t*>cnp.PyArray_DATA(<cnp.ndarray>b.offsets)
+    b.off[0] = 0
+    if isinstance(out, np.ndarray) and out.ndim == 1 and out.dtype == MOVE_DTYPE and out.flags.c_contiguous \
+            and out.flags.writeable and out.shape[0] > 0:
+        b.out = out
+        b.dest.p, b.dest.cap, b.dest.owned = <MoveRec*>cnp.PyArray_DATA(<cnp.ndarray>out), out.shape[0], False
+    else:
+        b.dest.cap = 64 * n + 1024
+        b.dest.p = <MoveRec*>malloc(b.dest.cap * sizeof(MoveRec))
+        if b.dest.p == NULL:
+            raise MemoryError()
+        b.dest.owned = True
+    b.run(nthreads)
+    return b.moves(), b.offsets
+
+
+cdef void count_range(const u64* hands, const u64* last_cards, const u64* last_info, int flags,
+                      Py_ssize_t lo, Py_ssize_t hi, int64_t* out) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(lo, hi):
+        out[i] = generate(hands[i], last_cards[i] if last_cards != NULL else 0,
+                          last_info[i] if last_cards != NULL else 0, flags, NULL, 0)
 
 
 def count_batch(const u64[::1] hands, const u64[::1] last_cards=None,
-                const u64[::1] last_info=None, int flags=0):
-    """Number of legal moves of each position (int64 array), without the GIL."""
+                const u64[::1] last_info=None, int flags=0, threads=1):
+    """Number of legal moves of each position (int64 array), without the GIL;
+    `threads` (int >= 1) count contiguous ranges of positions in parallel."""
     _check_batch(hands, last_cards, last_info, flags)
-    cdef Py_ssize_t i, n = hands.shape[0]
-    cdef bint follow = last_cards is not None
+    cdef int nthreads = _threads_arg(threads)
+    cdef Py_ssize_t n = hands.shape[0]
+    cdef const u64* h = &hands[0] if n else NULL
+    cdef const u64* lc = &last_cards[0] if last_cards is not None and n else NULL
+    cdef const u64* li = &last_info[0] if last_cards is not None and n else NULL
     counts = np.empty(n, np.int64)
-    cdef int64_t[::1] out = counts
-    with nogil:
-        for i in range(n):
-            out[i] = generate(hands[i], last_cards[i] if follow else 0,
-                              last_info[i] if follow else 0, flags, NULL, 0)
+    cdef int64_t* out = <int64_t*>cnp.PyArray_DATA(<cnp.ndarray>counts)
+
+    def work(Py_ssize_t t):
+        with nogil:
+            count_range(h, lc, li, flags, n * t // nthreads, n * (t + 1) // nthreads, out)
+
+    if nthreads <= 1 or n < 2 * CHUNK:
+        with nogil:
+            count_range(h, lc, li, flags, 0, n, out)
+    else:
+        with ThreadPoolExecutor(nthreads) as pool:
+            for _ in pool.map(work, range(nthreads)):
+                pass
     return counts

@@ -14,7 +14,7 @@ from libc.string cimport memcpy, memset
 from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, int32_t, int64_t, uint64_t
 
 from ddzcore.bits cimport *
-from ddzcore._kernel cimport generate, beats, valid_hand, valid_reading, records_to_array
+from ddzcore._kernel cimport generate, beats, valid_hand, valid_reading, records_to_array, adopt_block
 
 cimport numpy as cnp
 
@@ -411,12 +411,8 @@ def _simulate(Py_ssize_t n_games, uint64_t seed, int flags, bint points, bint ro
     if err:
         free(rec.p)
         raise MemoryError()
-    if record:
-        moves = np.empty(rec.n, RECORD_DTYPE)
-        if rec.n:
-            memcpy(cnp.PyArray_DATA(<cnp.ndarray>moves), rec.p, rec.n * sizeof(MoveOut))
-        free(rec.p)
-        cols["moves"] = moves
+    if record:  # the records' block becomes the array: no copy
+        cols["moves"] = adopt_block(RECORD_DTYPE, rec.p, rec.n, sizeof(MoveOut))
         cols["offsets"] = offsets
     return cols
 

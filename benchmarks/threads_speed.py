@@ -1,0 +1,54 @@
+"""Wall-time speed-up of ``threads=`` on the batch calls and ``simulate``.
+
+    python benchmarks/threads_speed.py --rounds 7 --threads 2
+
+Interleaved rounds (1 thread, then N, each round), medians; prints the
+machine load (os.getloadavg) before and after, since a shared machine
+cannot show a parallel speed-up.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+from typing import Callable
+
+import numpy as np
+
+from ddzcore import count_moves_batch, legal_moves_batch, simulate
+from ddzcore.search import PlayState
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=7)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--positions", type=int, default=100_000)
+    ap.add_argument("--games", type=int, default=20_000)
+    args = ap.parse_args()
+    deals = [PlayState.deal(i).hand_words for i in range(args.positions // 2)]
+    hands = np.array([w for d in deals for w in d[:2]], dtype=np.uint64)
+    out = np.empty(80 * len(hands), legal_moves_batch(hands[:1])[0].dtype)
+    work: dict[str, Callable[[int], object]] = {
+        "legal_moves_batch": lambda t: legal_moves_batch(hands, out=out, threads=t),
+        "count_moves_batch": lambda t: count_moves_batch(hands, threads=t),
+        "simulate": lambda t: simulate(args.games, 1, threads=t),
+    }
+    print(f"load before: {os.getloadavg()}  cpus: {os.cpu_count()}")
+    for name, fn in work.items():
+        times: dict[int, list[float]] = {1: [], args.threads: []}
+        for _ in range(args.rounds):
+            for t in times:
+                start = time.perf_counter()
+                fn(t)
+                times[t].append(time.perf_counter() - start)
+        one, many = statistics.median(times[1]), statistics.median(times[args.threads])
+        print(f"{name:18s} 1 thread {one * 1e3:8.1f} ms   {args.threads} threads {many * 1e3:8.1f} ms   "
+              f"speed-up {one / many:.2f}x")
+    print(f"load after: {os.getloadavg()}")
+
+
+if __name__ == "__main__":
+    main()
