@@ -50,6 +50,7 @@ from .five import (
     FiveAction, FiveCard, FiveGame, FiveObservation, FivePhase, FiveStats, MarkedMove, parse_five_cards, run_five_games,
 )
 from .settlement import FiveMultiplier, FiveSettlement, settle_five
+from .errors import InvalidArgumentError, InvalidRulesError, InvalidStateError, MoveIndexError
 
 __all__ = [
     "__version__",
@@ -118,4 +119,9 @@ __all__ = [
     "settle_five",
     "FiveStats",
     "run_five_games",
+    # typed errors for bad arguments, rules and restored states
+    "InvalidRulesError",
+    "InvalidStateError",
+    "InvalidArgumentError",
+    "MoveIndexError",
 ]

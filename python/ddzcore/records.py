@@ -32,7 +32,7 @@ import json
 from pathlib import Path
 from typing import Any, Union
 
-from .errors import DdzError, RecordError
+from .errors import DdzError, RecordError, record_errors
 from .game import Action, Game
 from .moves import Move
 from .rules import Rules
@@ -109,12 +109,14 @@ def _field(rec: dict[str, Any], key: str, kind: type) -> Any:
     return v
 
 
+@record_errors
 def replay(record: dict[str, Any], check: bool = True) -> Game:
     """Rebuild a game from its record by replaying every action.
 
     With ``check`` the replayed result and settlement must equal the
     recorded ones.  Raises ``RecordError`` for a malformed record, an action
-    the replay rejects, or a result that differs.  A ``ddzcore-five``
+    the replay rejects, or a result that differs (never another error,
+    however the record is mangled).  A ``ddzcore-five``
     record gives a ``FiveGame`` (``FiveGame.from_record``, RULES.md 8).
     """
     if isinstance(record, dict) and record.get("format") == "ddzcore-five":
@@ -186,6 +188,7 @@ def dumps(game: Game) -> str:
     return "\n".join(lines) + "\n"
 
 
+@record_errors
 def loads(text: str, check: bool = True) -> Game:
     """Replay a record from JSON text.  Raises ``RecordError``."""
     try:

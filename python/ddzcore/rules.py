@@ -11,6 +11,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from .errors import InvalidRulesError
+
 __all__ = ["Rules"]
 
 # Kernel flag bits (src/ddzcore/bits.pxd).
@@ -77,7 +79,9 @@ class Rules:
       table: soft bomb x2; hard bomb, pure wild bomb and rocket x4 each) or
       ``"plain"`` (seed 002: every bomb and the rocket x2).
 
-    Raises ``ValueError`` for an unknown preset or a bad field value.
+    Raises ``InvalidRulesError`` (a ``ValueError``) for an unknown preset or
+    a bad field value: switches must be ``bool``, counts exact ``int`` (not
+    ``bool`` or ``float``).  An unpickled ``Rules`` is checked the same way.
     """
 
     four_two: bool = True
@@ -118,11 +122,15 @@ class Rules:
         for f in dataclasses.fields(self):
             v = getattr(self, f.name)
             if f.type in (bool, "bool") and not isinstance(v, bool):
-                raise ValueError(f"Rules.{f.name} must be True or False, not {v!r}")
+                raise InvalidRulesError(f"Rules.{f.name} must be True or False, not {v!r}")
+            if f.type in (int, "int") and (type(v) is not int):
+                raise InvalidRulesError(f"Rules.{f.name} must be an int, not {v!r}")
+            if f.type == "str" and not isinstance(v, str):
+                raise InvalidRulesError(f"Rules.{f.name} must be a str, not {v!r}")
         if self.decks not in (1, 2):
-            raise ValueError(f"Rules.decks must be 1 or 2, not {self.decks!r}")
+            raise InvalidRulesError(f"Rules.decks must be 1 or 2, not {self.decks!r}")
         if self.two_jokers_above not in (4, 5, 6):
-            raise ValueError(f"Rules.two_jokers_above must be 4, 5 or 6, not {self.two_jokers_above!r}")
+            raise InvalidRulesError(f"Rules.two_jokers_above must be 4, 5 or 6, not {self.two_jokers_above!r}")
         if self.wild is not None:
             from .cards import Rank
 
@@ -131,9 +139,9 @@ class Rules:
             except ValueError:
                 rank = None
             if rank is None or rank > Rank.TWO:
-                raise ValueError(f"Rules.wild must be a rank 3..2 or None, not {self.wild!r}")
+                raise InvalidRulesError(f"Rules.wild must be a rank 3..2 or None, not {self.wild!r}")
             if self.decks != 1:
-                raise ValueError("Rules.wild (laizi) needs decks=1")
+                raise InvalidRulesError("Rules.wild (laizi) needs decks=1")
             object.__setattr__(self, "wild", rank.char)
         self._check_flow()
         object.__setattr__(self, "_flags", self._make_flags())
@@ -141,22 +149,22 @@ class Rules:
     def _check_flow(self) -> None:
         """Validate the game-flow fields (``ValueError`` naming the field)."""
         if self.bidding not in ("call_rob", "points"):
-            raise ValueError(f"Rules.bidding must be 'call_rob' or 'points', not {self.bidding!r}")
+            raise InvalidRulesError(f"Rules.bidding must be 'call_rob' or 'points', not {self.bidding!r}")
         if self.show_combine not in ("max", "product"):
-            raise ValueError(f"Rules.show_combine must be 'max' or 'product', not {self.show_combine!r}")
+            raise InvalidRulesError(f"Rules.show_combine must be 'max' or 'product', not {self.show_combine!r}")
         for name in ("show_start", "show_deal_early", "show_deal_late", "show_bottom", "show_early_cards"):
             v = getattr(self, name)
             if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-                raise ValueError(f"Rules.{name} must be an int >= 0, not {v!r}")
+                raise InvalidRulesError(f"Rules.{name} must be an int >= 0, not {v!r}")
         if not 0 <= self.show_early_cards <= 17:
-            raise ValueError(f"Rules.show_early_cards must be in 0..17, not {self.show_early_cards!r}")
+            raise InvalidRulesError(f"Rules.show_early_cards must be in 0..17, not {self.show_early_cards!r}")
         m = self.max_redeals
-        if m is not None and (not isinstance(m, int) or isinstance(m, bool) or m < 0):
-            raise ValueError(f"Rules.max_redeals must be None or an int >= 0, not {m!r}")
+        if m is not None and (type(m) is not int or m < 0):
+            raise InvalidRulesError(f"Rules.max_redeals must be None or an int >= 0, not {m!r}")
         if self.laizi_bombs not in ("tiered", "plain"):
-            raise ValueError(f"Rules.laizi_bombs must be 'tiered' or 'plain', not {self.laizi_bombs!r}")
+            raise InvalidRulesError(f"Rules.laizi_bombs must be 'tiered' or 'plain', not {self.laizi_bombs!r}")
         if self.laizi and self.decks != 1:
-            raise ValueError("Rules.laizi (a laizi room) needs decks=1")
+            raise InvalidRulesError("Rules.laizi (a laizi room) needs decks=1")
 
     @classmethod
     def preset(cls, name: str, **overrides: Any) -> "Rules":
@@ -164,9 +172,33 @@ class Rules:
         laizi room with seed 002's game flow), optionally adjusted."""
         try:
             base = cls.PRESETS[name]
-        except KeyError:
-            raise ValueError(f"unknown rules preset {name!r}; choose one of {sorted(cls.PRESETS)}") from None
+        except (KeyError, TypeError):
+            raise InvalidRulesError(f"unknown rules preset {name!r}; choose one of {sorted(cls.PRESETS)}") from None
         return cls(**{**base, **overrides})
+
+    @classmethod
+    def coerce(cls, rules: "Rules | str | None") -> "Rules":
+        """The ``Rules`` a ``rules=`` argument names: a ``Rules`` itself, a
+        preset name (``"standard"``, ``"laizi"``, ...) or ``None`` (the
+        defaults, docs/rules.md).  Raises ``InvalidRulesError`` otherwise."""
+        if isinstance(rules, cls):
+            return rules
+        if rules is None:
+            return STANDARD
+        if isinstance(rules, str):
+            return cls.preset(rules)
+        raise InvalidRulesError(f"rules must be a Rules or a preset name {sorted(cls.PRESETS)}, not {rules!r}")
+
+    def __setstate__(self, state: Any) -> None:
+        """Unpickle through the constructor's checks (a tampered pickle raises
+        ``InvalidRulesError``, never builds a rule set the constructor refuses)."""
+        if isinstance(state, tuple) and len(state) == 2:  # (dict, slots) from protocols that add them
+            state = state[0]
+        names = {f.name for f in dataclasses.fields(self)}
+        if not isinstance(state, dict) or not set(state) <= names | {"_flags"}:
+            raise InvalidRulesError(f"not the state of a pickled Rules: {state!r}")
+        checked = Rules(**{k: v for k, v in state.items() if k in names})
+        self.__dict__.update(checked.__dict__)
 
     def replace(self, **changes: Any) -> "Rules":
         """A copy with some fields changed."""

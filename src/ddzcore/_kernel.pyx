@@ -34,7 +34,7 @@ cdef extern from *:
     """
     object ddz_new_records(object descr, cnp.npy_intp n)
 
-from ddzcore.errors import InvalidCardsError, InvalidMoveError
+from ddzcore.errors import InvalidArgumentError, InvalidCardsError, InvalidMoveError
 
 #: NumPy dtype of a move record: the card word and the reading (info word).
 MOVE_DTYPE = np.dtype([("cards", "<u8"), ("info", "<u8")])
@@ -795,17 +795,20 @@ def generate_batch(const u64[::1] hands, const u64[::1] last_cards=None,
     turn and an int64 array of n+1 offsets (position i's moves are
     moves[offsets[i]:offsets[i+1]]).  `out`, a MOVE_DTYPE array, is written
     into (and moves is a view of it) when it is large enough; pass the
-    previous call's result to reuse its memory.  Raises InvalidCardsError or
+    previous call's moves.base to reuse its memory.  Raises InvalidCardsError or
     InvalidMoveError naming the first bad hand or last move (and computes
-    nothing).
+    nothing), InvalidArgumentError for an unsuitable out.
     """
     _check_batch(hands, last_cards, last_info, flags)
     cdef Py_ssize_t i = 0, n = hands.shape[0], total = 0, got, cap
     cdef bint follow = last_cards is not None
     cdef u64 lc, li
     cdef MoveRec* buf
-    if not isinstance(out, np.ndarray) or out.ndim != 1 or out.dtype != MOVE_DTYPE or not out.flags.c_contiguous or not out.flags.writeable:
+    if out is None:
         out = np.empty(64 * n + 1024, MOVE_DTYPE)
+    elif not isinstance(out, np.ndarray) or out.ndim != 1 or out.dtype != MOVE_DTYPE \
+            or not out.flags.c_contiguous or not out.flags.writeable:
+        raise InvalidArgumentError(f"out must be a writable C-contiguous 1-d MOVE_DTYPE array, not {out!r}")
     offsets = np.empty(n + 1, np.int64)
     cdef int64_t[::1] off = offsets
     off[0] = 0
