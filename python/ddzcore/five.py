@@ -76,7 +76,8 @@ from typing import Any, Callable, Optional, Sequence, Union, cast
 import numpy as np
 
 from .cards import RANK_CHARS, Hand, Rank
-from .errors import IllegalActionError, InvalidCardsError, InvalidDealError, InvalidMoveError, record_errors
+from .errors import IllegalActionError, InvalidCardsError, InvalidDealError, InvalidMoveError, InvalidRulesError
+from .errors import record_errors
 from .game import TERMINAL, Card, _beats, _card_rank, _GameBase, _ncards, _parse_enum, _valid
 from .generate import legal_moves
 from .moves import PASS, Combo, Move, MoveList
@@ -461,10 +462,9 @@ class FiveGame(_GameBase):
     def __init__(self, rules: Optional[Rules] = None, *, seed: "int | np.random.Generator | None" = None,
                  deal: Optional[Sequence[Any]] = None, marked: "FiveCard | str | int | None" = None,
                  room: Optional[Room] = None, beans: Optional[Sequence[int]] = None) -> None:
-        rules = _RULES if rules is None else rules
-        if not isinstance(rules, Rules) or rules.decks != 2 or rules.wild is not None \
-                or getattr(rules, "laizi", False):
-            raise ValueError(f"the five-player game needs two-deck rules without wild cards (Rules(decks=2)), "
+        rules = _RULES if rules is None else Rules.coerce(rules)
+        if rules.decks != 2 or rules.wild is not None or getattr(rules, "laizi", False):
+            raise InvalidRulesError(f"the five-player game needs two-deck rules without wild cards (Rules(decks=2)), "
                              f"not {rules!r}")
         if room is not None and not isinstance(room, Room):
             raise ValueError(f"room must be a Room, not {room!r}")

@@ -10,7 +10,7 @@ Three levels of the same enumeration, all in the kernel's order:
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence, Union
+from typing import Any, Iterable, Sequence, Union
 
 import numpy as np
 
@@ -72,12 +72,12 @@ def _last_codes(last: LastLike, rules: Rules) -> tuple[int, int]:
     return move._cards, move._info
 
 
-def _items(seq: object, what: str, error: type[Exception]) -> list[object]:
+def _items(seq: Any, what: str, error: type[Exception]) -> list[Any]:
     """The items of a sequence argument (not one text, not a non-iterable), else ``error``."""
     if isinstance(seq, (str, bytes)) or isinstance(seq, np.ndarray) and seq.ndim != 1:
         raise error(f"{what} must be a sequence or 1-d array, not {seq!r}")
     try:
-        return list(seq)  # type: ignore[call-overload]
+        return list(seq)
     except TypeError:
         raise error(f"{what} must be a sequence or 1-d array, not {seq!r}") from None
 
@@ -86,7 +86,7 @@ def hands_array(hands: Iterable[HandLike], rules: Rules | str | None = None) -> 
     """A uint64 array of card words, shape ``(n,)``, from hands, card text or words.
     Raises ``InvalidCardsError`` naming a bad hand."""
     rules = Rules.coerce(rules)
-    words = [_hand_word(h, rules) for h in _items(hands, "hands", InvalidCardsError)]  # type: ignore[arg-type]
+    words = [_hand_word(h, rules) for h in _items(hands, "hands", InvalidCardsError)]
     return np.array(words, dtype=np.uint64)
 
 
@@ -94,7 +94,7 @@ def moves_array(moves: Iterable[LastLike], rules: Rules | str | None = None) -> 
     """A ``MOVE_DTYPE`` array from moves or move text (``None`` or ``""`` = free lead, all zero).
     Raises ``InvalidMoveError`` naming a bad move."""
     rules = Rules.coerce(rules)
-    codes = [_last_codes(m, rules) for m in _items(moves, "lasts", InvalidMoveError)]  # type: ignore[arg-type]
+    codes = [_last_codes(m, rules) for m in _items(moves, "lasts", InvalidMoveError)]
     return np.array(codes, dtype=MOVE_DTYPE).reshape(len(codes))
 
 
