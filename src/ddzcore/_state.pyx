@@ -515,7 +515,7 @@ cdef class PlayState:
       lead) and ``owner``, the seat that played it (default: the seat before
       ``turn``; the passes since then follow from the seats).
     - ``rules``: a one-deck ``Rules`` or preset name (move generation
-      switches, and the laizi wild rank ``Rules.wild``, RULES.md 7).
+      switches, and the laizi wild rank ``Rules.wild``, docs/rules.md §7).
     - ``bombs``, ``landlord_plays``, ``farmer_plays``: bookkeeping carried
       in from earlier play (bombs and rockets played; non-pass moves of the
       landlord / of the farmers) for the multiplier and spring (RULES.md 3, 6).
