@@ -143,10 +143,12 @@ def test_bad_rules_arguments_raise_typed(bad: object) -> None:
 @pytest.mark.parametrize("field, value", [
     ("decks", True), ("decks", 2.0), ("decks", np.int64(2)), ("two_jokers_above", 5.0), ("two_jokers_above", True),
     ("show_start", 5.0), ("show_early_cards", False), ("max_redeals", True), ("max_redeals", 1.0),
-    ("four_two", 1), ("bidding", 1), ("laizi_bombs", None), ("wild", 5.5)])
+    ("four_two", 1), ("bidding", 1), ("laizi_bombs", None)])
 def test_rules_fields_are_exact_types(field: str, value: object) -> None:
     with pytest.raises(InvalidRulesError):
         Rules(**{field: value})  # type: ignore[arg-type]
+    with pytest.raises(InvalidCardsError):  # a bad wild rank is a bad rank (docs/rules.md §7)
+        Rules(wild=5.5)  # type: ignore[arg-type]
 
 
 def test_tampered_rules_pickles_are_checked() -> None:

@@ -220,6 +220,8 @@ def loads(text: str, check: bool = True) -> Game:
             raise RecordError(f"the record is truncated: its JSON stops at line {e.lineno}, column {e.colno} "
                               f"({e.msg})") from None
         raise RecordError(f"the record is not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
+    if not isinstance(record, dict):  # JSON text holding a string is not a path to read
+        raise RecordError(f"a record is a JSON object, not {type(record).__name__}")
     return replay(record, check)
 
 
