@@ -60,6 +60,8 @@ extensions = [
     extension("_kernel"),      # move generation (RULES.md 2, 8)
     extension("_movelist"),    # MoveList and the single-position calls
     extension("_state"),       # native play state, perft, self-play (RULES.md 3-4)
+    extension("_solver"),      # endgame solver and minimum plays (docs/rules.md §3, §6)
+    extension("_douzero"),     # DouZero's move order and features (ddzcore.interop.douzero)
 ]
 
 MODE_STAMP = os.path.join("build", "ddzcore-build-mode")

@@ -22,6 +22,18 @@ _F_JOKERS_BOTH = 4
 _F_WING_TRIO_ADJ = 8
 _F_KICKER_BOMB = 16
 _F_TWO_DECKS = 32
+_F_WING_BOMB = 1 << 14
+_F_DZ_READ = 1 << 15
+
+#: Combinations a rule set may ban (禁手, ``Rules.banned``), with their Combo
+#: values; the kernel keeps one flag bit for each (bits.pxd ``banned_mask``).
+BANNABLE = {"trio": 3, "trio_single": 4, "trio_pair": 5, "straight": 6, "pair_chain": 7, "plane": 8,
+            "plane_single": 9, "plane_pair": 10, "four_two_single": 11, "four_two_pair": 12, "bomb": 13}
+
+
+def _banned_bits(combo: int) -> int:
+    """The flag bit of a banned combo: 3, 4 -> bits 6, 7; 5..13 -> bits 22..30."""
+    return 1 << (combo + 3 if combo < 5 else combo + 17)
 
 
 @dataclass(frozen=True)
@@ -40,6 +52,13 @@ class Rules:
       rank adjacent to the chain (333444555666+777+8); RLCard forbids it.
     - ``kicker_bomb``: kickers may hold all four cards of a rank (RULES.md's
       decision: never).
+    - ``wing_bomb``: a plane's single wings may hold all four cards of a rank
+      (333444555666+7777); pairs and four-with-two kickers never do (DouZero).
+    - ``douzero_follow``: the move to beat is read from its cards alone, as
+      DouZero's ``move_detector.get_move_type`` reads them, and compared as
+      DouZero compares (planes with single wings by the highest rank held
+      exactly three times, wings included; a set it cannot type is answered
+      only by bombs and the rocket).
     - ``decks``: 1, or 2 for the five-player two-deck rules (RULES.md 8).
     - ``two_jokers_above``: two decks: two jokers beat card bombs of up to
       this many cards (4, 5 or 6) and lose to bigger ones; RULES.md 8's
@@ -47,6 +66,14 @@ class Rules:
     - ``wild``: the laizi (癞子) wild rank for analysis, a rank character of
       ``3..2`` (``"7"``; ``Rank`` or ``"10"`` accepted and normalised), or
       ``None``; its cards stand for other ranks (RULES.md 7).  One deck only.
+    - ``banned``: combination types that are never moves (禁手, puzzle
+      rules), a tuple of ``Combo`` names from ``BANNABLE``: ``"trio"``,
+      ``"trio_single"`` (3+1), ``"trio_pair"`` (3+2), ``"straight"``,
+      ``"pair_chain"``, ``"plane"``, ``"plane_single"``, ``"plane_pair"``,
+      ``"four_two_single"``, ``"four_two_pair"``, ``"bomb"``.  Any iterable of
+      names or ``Combo`` values is accepted and normalised to a sorted tuple
+      of names; move generation honours it everywhere (the kernel).  Singles,
+      pairs and the rocket cannot be banned (every hand must stay playable).
 
     Game flow (RULES.md sections 4-6; used by ``Game``, ignored by move
     generation, so ``flags`` does not depend on them):
@@ -89,9 +116,12 @@ class Rules:
     jokers_both_kickers: bool = True
     wing_trio_adjacent: bool = True
     kicker_bomb: bool = False
+    wing_bomb: bool = False
+    douzero_follow: bool = False
     decks: int = 1
     two_jokers_above: int = 4
     wild: "str | None" = None
+    banned: "tuple[str, ...]" = ()
 
     # -- game flow (RULES.md 4-6); not part of ``flags`` ----------------------
     bidding: str = "call_rob"
@@ -113,6 +143,8 @@ class Rules:
         "rlcard": {"jokers_both_kickers": False, "wing_trio_adjacent": False},
         # OpenSpiel: 25,661 card sets as 26,053 readings.
         "openspiel": {"four_two": False, "jokers_both_kickers": False},
+        # DouZero (douzero.env): GameEnv.get_legal_card_play_actions's card sets.
+        "douzero": {"wing_bomb": True, "douzero_follow": True},
         # Laizi rooms (RULES.md 7): seed 002's game flow; move generation as standard.
         "laizi": {"laizi": True, "show_start": 4, "show_deal_early": 0, "show_deal_late": 0, "show_bottom": 2,
                   "show_combine": "product"},
@@ -145,8 +177,25 @@ class Rules:
             if self.decks != 1:
                 raise InvalidRulesError("Rules.wild (laizi) needs decks=1")
             object.__setattr__(self, "wild", rank.char)
+        object.__setattr__(self, "banned", self._check_banned())
         self._check_flow()
         object.__setattr__(self, "_flags", self._make_flags())
+
+    def _check_banned(self) -> "tuple[str, ...]":
+        """``banned`` as a sorted tuple of names (``ValueError`` naming a bad one)."""
+        if isinstance(self.banned, str):
+            raise InvalidRulesError(f"Rules.banned must be a tuple of combination names, not the string {self.banned!r}")
+        try:
+            items = list(self.banned)
+        except TypeError:
+            raise InvalidRulesError(f"Rules.banned must be a tuple of combination names, not {self.banned!r}") from None
+        names = set()
+        for b in items:
+            name = b.name.lower() if hasattr(b, "name") else b
+            if name not in BANNABLE:
+                raise InvalidRulesError(f"Rules.banned: {b!r} cannot be banned; choose from {sorted(BANNABLE)}")
+            names.add(name)
+        return tuple(sorted(names, key=BANNABLE.__getitem__))
 
     def _check_flow(self) -> None:
         """Validate the game-flow fields (``ValueError`` naming the field)."""
@@ -165,12 +214,14 @@ class Rules:
             raise InvalidRulesError(f"Rules.max_redeals must be None or an int >= 0, not {m!r}")
         if self.laizi_bombs not in ("tiered", "plain"):
             raise InvalidRulesError(f"Rules.laizi_bombs must be 'tiered' or 'plain', not {self.laizi_bombs!r}")
+        if (self.wing_bomb or self.douzero_follow) and (self.decks != 1 or self.wild is not None):
+            raise InvalidRulesError("Rules.wing_bomb and Rules.douzero_follow (DouZero) need decks=1 and no wild rank")
         if self.laizi and self.decks != 1:
             raise InvalidRulesError("Rules.laizi (a laizi room) needs decks=1")
 
     @classmethod
     def preset(cls, name: str, **overrides: Any) -> "Rules":
-        """A named rule set ("standard", "rlcard", "openspiel", or "laizi": a
+        """A named rule set ("standard", "rlcard", "openspiel", "douzero", or "laizi": a
         laizi room with seed 002's game flow), optionally adjusted."""
         try:
             base = cls.PRESETS[name]
@@ -219,8 +270,11 @@ class Rules:
             | _F_WING_TRIO_ADJ * self.wing_trio_adjacent
             | _F_KICKER_BOMB * self.kicker_bomb
             | _F_TWO_DECKS * (self.decks == 2)
+            | _F_WING_BOMB * self.wing_bomb
+            | _F_DZ_READ * self.douzero_follow
             | (0 if self.wild is None else ("3456789TJQKA2".index(self.wild) + 1) << 8)
             | (self.two_jokers_above - 4) << 12
+            | sum(_banned_bits(BANNABLE[b]) for b in self.banned)
         )
 
 
