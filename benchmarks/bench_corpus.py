@@ -6,9 +6,10 @@ same inputs.  Everything here runs outside the timed regions: parsing hands
 and last moves into ``Hand`` / ``Move`` objects and NumPy arrays, and choosing
 which follow positions to skip.
 
-``../shared`` is found as ``Path(__file__).resolve().parents[2] / "shared"``
-(the sibling of the repository); the environment variable ``DDZ_SHARED``
-overrides it.
+The corpus (the peer format ``doudizhu-peer-corpus/1``, e.g. the project's
+``shared/data/positions.json``) is not part of the repository: every
+benchmark takes its path on the command line (``--corpus PATH`` for the
+pytest-benchmark suites, ``--positions PATH`` for ``peers.py``).
 
 A follow position's ``last_move`` is bare cards; when those cards have several
 readings (``999TTTJJJQQQ`` is a four-trio plane and two three-trio planes with
@@ -70,25 +71,15 @@ PER_POSITION = LEVELS[:3]
 BATCH = LEVELS[3:]
 
 
-def shared_dir() -> Path:
-    """``$DDZ_SHARED`` or ``../shared`` beside the repository root."""
-    env = os.environ.get("DDZ_SHARED")
-    if env:
-        return Path(env)
-    return Path(__file__).resolve().parents[2] / "shared"
-
-
-def positions_path() -> Path:
-    return shared_dir() / "data" / "positions.json"
-
-
-def load_corpus(path: "str | os.PathLike[str] | None" = None) -> list[dict]:
-    """The positions of ``data/positions.json`` (4000 dicts: kind, hand, last_move, ...)."""
-    p = Path(path) if path else positions_path()
-    if not p.is_file():
+def load_corpus(path: "str | os.PathLike[str] | None") -> list[dict]:
+    """The positions of a peer corpus file (4000 dicts: kind, hand, last_move, ...);
+    ``FileNotFoundError`` saying how to give one when ``path`` is missing."""
+    if not path or not Path(path).is_file():
         raise FileNotFoundError(
-            f"position corpus not found at {p}; set DDZ_SHARED to the shared/ directory")
-    return json.loads(p.read_text(encoding="utf-8"))["positions"]
+            f"position corpus {'not given' if not path else f'not found at {path}'}: give the peer corpus "
+            "(doudizhu-peer-corpus/1, e.g. shared/data/positions.json) with --corpus PATH (pytest "
+            "benchmarks) or --positions PATH (peers.py, peers_check.py)")
+    return json.loads(Path(path).read_text(encoding="utf-8"))["positions"]
 
 
 class Skip(ValueError):

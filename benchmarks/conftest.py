@@ -2,7 +2,9 @@
 
 Run with ``python -m pytest benchmarks/ --benchmark-only`` (``benchmarks/`` is
 outside the default test path, so a plain ``pytest`` never runs these).
-``../shared`` is located beside the repository; ``DDZ_SHARED`` overrides it.
+The corpus is given on the command line: ``--corpus PATH`` (the peer
+corpus, e.g. ``../shared/data/positions.json``); without it the benchmarks
+that need it fail saying so.
 """
 
 from __future__ import annotations
@@ -17,12 +19,16 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_corpus as bc  # noqa: E402
 
 
+def pytest_addoption(parser):
+    parser.addoption("--corpus", default=None, help="the peer position corpus (positions.json) to time on")
+
+
 @pytest.fixture(scope="session")
-def corpus() -> list[dict]:
+def corpus(request) -> list[dict]:
     try:
-        return bc.load_corpus()
+        return bc.load_corpus(request.config.getoption("--corpus"))
     except FileNotFoundError as exc:
-        pytest.skip(str(exc))
+        pytest.fail(str(exc), pytrace=False)
 
 
 @pytest.fixture(scope="session")
@@ -37,7 +43,7 @@ def prepared(corpus) -> dict[str, bc.Prepared]:
 def pytest_report_header(config):
     import ddzcore
 
-    out = [f"ddzcore {ddzcore.__version__} ({os.path.dirname(ddzcore.__file__)}); corpus {bc.positions_path()}"]
+    out = [f"ddzcore {ddzcore.__version__} ({os.path.dirname(ddzcore.__file__)}); corpus {config.getoption('--corpus')}"]
     out.append("batch out= reuse: legal_moves_batch %s, count_moves_batch %s" % (
         "yes" if bc.accepts_out(ddzcore.legal_moves_batch) else "no",
         "yes" if bc.accepts_out(ddzcore.count_moves_batch) else "no"))

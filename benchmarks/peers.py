@@ -422,7 +422,7 @@ def main(argv: "list[str] | None" = None) -> int:
     ap.add_argument("--peers", default=",".join(pa.PEERS), help="comma-separated (default all installed)")
     ap.add_argument("--rules", choices=("standard", "peer"), default="standard",
                     help="ddzcore's rules against each peer: standard (default) or the peer's preset")
-    ap.add_argument("--positions", default=None, help="corpus path (default ../shared/data/positions.json)")
+    ap.add_argument("--positions", default=None, help="the peer corpus (e.g. ../shared/data/positions.json)")
     ap.add_argument("--plain", action="store_true", help="plain text even if rich is installed")
     args = ap.parse_args(argv)
     if args.repeat < 1:
@@ -431,7 +431,7 @@ def main(argv: "list[str] | None" = None) -> int:
         ap.error("--n must be at least 1")
 
     out = Out(plain=args.plain)
-    path = args.positions or str(bc.positions_path())
+    path = args.positions
     try:
         corpus = bc.load_corpus(path)
     except FileNotFoundError as exc:

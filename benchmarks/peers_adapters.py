@@ -669,13 +669,8 @@ def peer_skip_reason(peer: str, position: Any) -> str | None:
     return None
 
 
-def load_positions(path: str | None = None) -> list[dict]:
-    """The shared corpus (``../shared/data/positions.json`` from the repo root
-    unless ``path`` is given)."""
-    import json
-    import os
-    if path is None:
-        here = os.path.dirname(os.path.abspath(__file__))
-        path = os.path.join(here, "..", "..", "shared", "data", "positions.json")
-    with open(path, encoding="utf-8") as f:
-        return json.load(f)["positions"]
+def load_positions(path: str | None) -> list[dict]:
+    """The peer corpus at ``path`` (``FileNotFoundError`` saying how to give one)."""
+    import bench_corpus
+
+    return bench_corpus.load_corpus(path)

@@ -1,33 +1,31 @@
-"""Shared fixtures: where ../shared lives (cases, positions)."""
+"""Shared test data (tests/data/) and helpers.
+
+The suite reads nothing outside the repository: the move cases and the
+position corpus live in ``tests/data/``, in the project's own formats.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import json
-import os
 from pathlib import Path
 
-import pytest
-
-
-def shared_dir() -> Path:
-    env = os.environ.get("DDZ_SHARED")
-    if env:
-        return Path(env)
-    return Path(__file__).resolve().parents[2] / "shared"
+DATA = Path(__file__).resolve().parent / "data"
 
 
 def load_cases() -> list[dict]:
-    return json.loads((shared_dir() / "cases" / "cases.json").read_text(encoding="utf-8"))["cases"]
+    """The move cases of ``tests/data/cases.json`` (format in the file's ``notes``)."""
+    return json.loads((DATA / "cases.json").read_text(encoding="utf-8"))["cases"]
 
 
-def load_positions() -> list[dict]:
-    return json.loads((shared_dir() / "data" / "positions.json").read_text(encoding="utf-8"))["positions"]
-
-
-@pytest.fixture(scope="session")
-def positions() -> list[dict]:
-    return load_positions()
+def load_positions() -> list[tuple[str, str, "str | None"]]:
+    """The 4000 positions of ``tests/data/positions.txt``: ``(kind, hand, last cards or None)``."""
+    out = []
+    for line in (DATA / "positions.txt").read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            kind, hand, last = line.split()
+            out.append((kind, hand, None if last == "-" else last))
+    return out
 
 
 def ref_rules(rules):  # type: ignore[no-untyped-def]

@@ -4,7 +4,7 @@ Both are written from docs/rules.md §2 (and 8 for two decks) without
 looking at each other; they must agree on every position: the same set of
 moves (cards + reading), no duplicates from the kernel.  A fast subset runs
 in CI; the full sweep (thousands of seeded positions per rule set, plus all
-4000 positions of ../shared/data/positions.json) is marked slow.
+4000 positions of tests/data/positions.txt) is marked slow.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import load_positions, ref_rules
-from ddzcore import Move, Rules, legal_moves
+from ddzcore import Move, Rules, classify, legal_moves
 from positions import Position, positions
 from reference import ref_legal
 
@@ -79,20 +79,30 @@ def test_laizi_kernel_matches_reference_sweep(name: str) -> None:
         check(pos, rules)
 
 
-@pytest.mark.slow
-def test_kernel_matches_reference_on_shared_positions() -> None:
-    """All 4000 corpus positions under the standard rules (last moves with one reading)."""
+def _check_corpus(corpus: list[tuple[str, str, "str | None"]]) -> int:
+    """Check corpus positions under the standard rules; the corpus gives the last
+    move as cards only, so every reading of them is its own position."""
     checked = 0
-    for p in load_positions():
-        last = p["last_move"] or None
-        if last:
-            from ddzcore import classify
-            readings = classify(last)
-            # The corpus gives cards only; every reading is its own position.
-            for r in readings:
-                check(Position(p["hand"], str(r), p["kind"]), Rules())
-                checked += 1
-        else:
-            check(Position(p["hand"], None, p["kind"]), Rules())
+    for kind, hand, last in corpus:
+        for r in classify(last) if last else [None]:
+            check(Position(hand, None if r is None else str(r), kind), Rules())
             checked += 1
-    assert checked >= 4000
+    return checked
+
+
+def test_corpus_is_whole() -> None:
+    corpus = load_positions()
+    kinds = [kind for kind, _, _ in corpus]
+    assert (kinds.count("lead20"), kinds.count("lead17"), kinds.count("follow")) == (1000, 1000, 2000)
+    assert all(last for kind, _, last in corpus if kind == "follow")
+
+
+def test_kernel_matches_reference_on_corpus_sample() -> None:
+    """Every 40th position of tests/data/positions.txt (the whole corpus is a slow test)."""
+    assert _check_corpus(load_positions()[::40]) >= 100
+
+
+@pytest.mark.slow
+def test_kernel_matches_reference_on_corpus() -> None:
+    """All 4000 positions of tests/data/positions.txt under the standard rules."""
+    assert _check_corpus(load_positions()) >= 4000

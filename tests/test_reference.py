@@ -1,6 +1,6 @@
 """Tests of the slow reference move generator (tests/reference.py) itself.
 
-Every case of shared/cases/cases.json, the action-space totals of
+Every case of tests/data/cases.json, the action-space totals of
 the README's "Rules presets" table, and consistency checks between the reference's two
 independent derivations (sub-multiset classification vs structural
 enumeration).
@@ -21,6 +21,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import reference  # noqa: E402
+from conftest import load_cases  # noqa: E402
 from reference import (  # noqa: E402
     PASS,
     RANKS,
@@ -36,33 +37,16 @@ from reference import (  # noqa: E402
 )
 
 
-def _shared() -> Path:
-    p = Path(__file__).resolve().parents[2] / "shared"
-    if (p / "cases" / "cases.json").exists():
-        return p
-    env = os.environ.get("DDZ_SHARED")
-    if env:
-        return Path(env)
-    pytest.skip("shared/ not found (set DDZ_SHARED)")
-
-
-def _cases():
-    path = _shared() / "cases" / "cases.json"
-    return json.loads(path.read_text(encoding="utf-8"))["cases"]
-
-
-try:
-    CASES = _cases()
-except BaseException:  # pytest.skip raises outside a test
-    CASES = []
+CASES = load_cases()
 
 
 def _rules(case) -> RefRules:
     return RefRules.preset(case["rules"], wild=case.get("wild"))
 
 
-def _move(d) -> tuple:
-    return (canonical(d["cards"]), d["combo"], d["main"], d["length"])
+def _move(text) -> tuple:
+    cards, combo, main, length = text.split("|")
+    return (canonical(cards), combo, main, int(length))
 
 
 def _by_kind(kind):
@@ -72,15 +56,14 @@ def _by_kind(kind):
 @pytest.mark.parametrize("case", _by_kind("classify"))
 def test_classify_case(case):
     rules = _rules(case)
-    cards = canonical(case["cards"])
-    want = {(cards, r["combo"], r["main"], r["length"]) for r in case["expect_readings"]}
+    want = {_move(text) for text in case["readings"]}
     assert ref_classify(case["cards"], rules) == want
 
 
 @pytest.mark.parametrize("case", _by_kind("compare"))
 def test_compare_case(case):
     rules = _rules(case)
-    assert ref_beats(_move(case["move"]), _move(case["last"]), rules) is case["expect_beats"]
+    assert ref_beats(_move(case["move"]), _move(case["last"]), rules) is case["beats"]
 
 
 @pytest.mark.parametrize("case", _by_kind("legal"))
@@ -97,7 +80,7 @@ def test_legal_case(case):
 
 
 def test_cases_loaded():
-    assert len(CASES) >= 30
+    assert len(CASES) >= 30 and {c["kind"] for c in CASES} == {"classify", "compare", "legal"}
 
 
 # ---------------------------------------------------------------------------

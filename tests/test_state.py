@@ -187,7 +187,7 @@ def test_codes_interface():
     for bad in (np.zeros(4, np.uint64), np.zeros((2, 2), MOVE_DTYPE), buf[::2]):
         with pytest.raises(ValueError):
             s.legal_moves_into(bad)
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError):  # InvalidArgumentError, typed like every bad argument
         s.legal_moves_into([1, 2])
     t = s.copy()
     s.push_codes(int(buf["cards"][5]), int(buf["info"][5]))
@@ -229,7 +229,7 @@ def test_perft_small_by_hand():
     with pytest.raises(ValueError):
         s.perft(-1)
     assert ddzcore.perft(s, 2) == 4
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError):
         ddzcore.perft("34", 1)
 
 

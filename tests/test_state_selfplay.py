@@ -55,7 +55,7 @@ def test_deterministic_and_splittable():
 @pytest.mark.parametrize("bad", [
     dict(n_games=-1, seed=1), dict(n_games=1.5, seed=1), dict(n_games=1, seed=-1),
     dict(n_games=1, seed=1 << 64), dict(n_games=1, seed="x"), dict(n_games=1, seed=1, policy="greedy"),
-    dict(n_games=1, seed=1, rules=Rules(decks=2)), dict(n_games=1, seed=1, rules="standard"),
+    dict(n_games=1, seed=1, rules=Rules(decks=2)), dict(n_games=1, seed=1, rules="nope"),
     dict(n_games=1, seed=1, rules=Rules(wild="7")),
 ])
 def test_errors(bad):

@@ -51,6 +51,7 @@ from .five import (
 )
 from .settlement import FiveMultiplier, FiveSettlement, settle_five
 from .solver import MinPlays, SolveResult, min_plays, min_plays_batch, solve
+from .errors import InvalidArgumentError, InvalidRulesError, InvalidStateError, MoveIndexError
 
 __all__ = [
     "__version__",
@@ -125,4 +126,9 @@ __all__ = [
     "min_plays",
     "min_plays_batch",
     "MinPlays",
+    # typed errors for bad arguments, rules and restored states
+    "InvalidRulesError",
+    "InvalidStateError",
+    "InvalidArgumentError",
+    "MoveIndexError",
 ]

@@ -55,13 +55,13 @@ class ActionSpace:
 
     def __iter__(self) -> Iterator[Move]:
         for c, i in self.codes.tolist():
-            yield Move._from_codes(c, i)
+            yield Move._from_codes(c, i, self.rules)
 
     def __getitem__(self, action_id: int) -> Move:
         if not isinstance(action_id, (int, np.integer)) or not 0 <= action_id < len(self.codes):
             raise InvalidMoveError(f"action id {action_id!r} is not in 0..{len(self.codes) - 1}")
         c, i = self.codes[int(action_id)].tolist()
-        return Move._from_codes(c, i)
+        return Move._from_codes(c, i, self.rules)
 
     def index(self, move: Move) -> int:
         """The id of ``move``."""
@@ -83,9 +83,9 @@ class ActionSpace:
 
 
 @lru_cache(maxsize=16)
-def action_space(rules: Rules | None = None, max_cards: int = 20) -> ActionSpace:
+def action_space(rules: Rules | str | None = None, max_cards: int = 20) -> ActionSpace:
     """The action space of ``rules`` (cached): standard 29,726 moves + pass.
 
     ``max_cards`` caps a move's size (20 = the landlord's hand with one deck).
     """
-    return ActionSpace(rules or Rules(), max_cards)
+    return ActionSpace(Rules.coerce(rules), max_cards)

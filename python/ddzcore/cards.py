@@ -73,9 +73,9 @@ _MAX_TWO_DECKS = (8,) * 13 + (2, 2)
 
 
 def _limits(decks: int) -> tuple[int, ...]:
-    if decks == 1:
+    if decks == 1 and type(decks) is int:
         return _MAX_ONE_DECK
-    if decks == 2:
+    if decks == 2 and type(decks) is int:
         return _MAX_TWO_DECKS
     raise InvalidCardsError(f"decks must be 1 or 2, not {decks!r}")
 
@@ -148,11 +148,10 @@ class Hand:
                 items = list(cards)
             except TypeError:
                 raise InvalidCardsError(f"{cards!r} is not cards (give text like '33445BR')") from None
-            word = 0
+            counts = [0] * 15
             for item in items:
-                word += 1 << (4 * Rank.parse(item))
-                if word >> 60:
-                    raise InvalidCardsError(f"{cards!r} has too many jokers")
+                counts[Rank.parse(item)] += 1
+            word = _pack(counts, decks, cards)
         self._word = _check_word(word, decks, cards)
         self._decks = decks
 
@@ -211,6 +210,10 @@ class Hand:
 
     def __hash__(self) -> int:
         return hash(self._word)
+
+    def __reduce__(self) -> "tuple[object, ...]":
+        # Unpickled through from_word, which checks the counts (a tampered pickle raises).
+        return (Hand.from_word, (self._word, self._decks))
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Hand):

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import re
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable, TypeVar, cast
 
 __all__ = [
     "DdzError",
@@ -14,6 +15,10 @@ __all__ = [
     "IllegalActionError",
     "InvalidDealError",
     "RecordError",
+    "InvalidRulesError",
+    "InvalidStateError",
+    "InvalidArgumentError",
+    "MoveIndexError",
 ]
 
 
@@ -79,3 +84,48 @@ class InvalidDealError(InvalidCardsError):
 class RecordError(DdzError):
     """A game record (JSON) that is malformed, or whose replay does not reach
     the recorded result."""
+
+
+class InvalidRulesError(DdzError):
+    """A ``Rules`` field of the wrong type or value (ints must be exact
+    ``int``, not ``bool`` or ``float``), an unknown preset name, or a
+    ``rules=`` argument that is neither a ``Rules`` nor a preset name."""
+
+
+class InvalidStateError(DdzError):
+    """A play state (``PlayState``) that no game reaches: bad seats or
+    counters, or a pickle whose position, counters or undo history do not
+    fit together (each undo step must be a legal move of the state before
+    it, docs/rules.md §3)."""
+
+
+class InvalidArgumentError(DdzError):
+    """An argument that is not cards, a move or rules and is out of range or
+    of the wrong type or dtype: a count, a depth, a game number, a batch
+    array that is not ``uint64`` / ``MOVE_DTYPE``, an ``out=`` buffer."""
+
+
+class MoveIndexError(InvalidArgumentError, IndexError):
+    """A move index outside ``0 <= i < count``; also an ``IndexError``."""
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def record_errors(read: _F) -> _F:
+    """Decorate a function that reads a game record so that every failure a
+    malformed record can cause (a field of the wrong type, a missing key, a
+    bad value, an action that does not replay) raises ``RecordError`` naming
+    it, never ``TypeError``, ``KeyError``, ``AttributeError``, ``IndexError``
+    or a bare ``ValueError``: a record is untrusted input."""
+
+    @functools.wraps(read)
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return read(*args, **kwargs)
+        except RecordError:
+            raise
+        except (TypeError, KeyError, AttributeError, IndexError, ValueError, OverflowError, RecursionError) as e:
+            raise RecordError(f"malformed record ({type(e).__name__}: {e})") from e
+
+    return cast(_F, checked)

@@ -76,7 +76,8 @@ from typing import Any, Callable, Optional, Sequence, Union, cast
 import numpy as np
 
 from .cards import RANK_CHARS, Hand, Rank
-from .errors import IllegalActionError, InvalidCardsError, InvalidDealError, InvalidMoveError
+from .errors import IllegalActionError, InvalidCardsError, InvalidDealError, InvalidMoveError, InvalidRulesError
+from .errors import record_errors
 from .game import TERMINAL, Card, _beats, _card_rank, _GameBase, _ncards, _parse_enum, _valid
 from .generate import legal_moves
 from .moves import PASS, Combo, Move, MoveList
@@ -291,12 +292,12 @@ class MarkedMove(Move):
         m = move if isinstance(move, Move) else Move.parse(move, rules or _RULES)
         if m.is_pass or not isinstance(marked, int) or isinstance(marked, bool) or not 1 <= marked <= 2:
             raise InvalidMoveError(f"a marked move plays 1 or 2 marked cards of a real move, not {marked!r} of {m}")
-        self._cards, self._info, self._marked = m._cards, m._info, marked
+        self._cards, self._info, self._rules, self._marked = m._cards, m._info, m._rules, marked
 
     @classmethod
     def _make(cls, move: Move, marked: int) -> "MarkedMove":
         out = cls.__new__(cls)
-        out._cards, out._info, out._marked = move._cards, move._info, marked
+        out._cards, out._info, out._rules, out._marked = move._cards, move._info, move._rules, marked
         return out
 
     @property
@@ -307,7 +308,10 @@ class MarkedMove(Move):
     @property
     def move(self) -> Move:
         """The plain move (cards and reading)."""
-        return Move._from_codes(self._cards, self._info)
+        return Move._from_codes(self._cards, self._info, self._rules)
+
+    def __reduce__(self) -> "tuple[object, ...]":
+        return (MarkedMove, (self.move, self._marked))
 
     def __str__(self) -> str:
         return f"{Move.__str__(self)} marked {self._marked}"
@@ -458,10 +462,9 @@ class FiveGame(_GameBase):
     def __init__(self, rules: Optional[Rules] = None, *, seed: "int | np.random.Generator | None" = None,
                  deal: Optional[Sequence[Any]] = None, marked: "FiveCard | str | int | None" = None,
                  room: Optional[Room] = None, beans: Optional[Sequence[int]] = None) -> None:
-        rules = _RULES if rules is None else rules
-        if not isinstance(rules, Rules) or rules.decks != 2 or rules.wild is not None \
-                or getattr(rules, "laizi", False):
-            raise ValueError(f"the five-player game needs two-deck rules without wild cards (Rules(decks=2)), "
+        rules = _RULES if rules is None else Rules.coerce(rules)
+        if rules.decks != 2 or rules.wild is not None or getattr(rules, "laizi", False):
+            raise InvalidRulesError(f"the five-player game needs two-deck rules without wild cards (Rules(decks=2)), "
                              f"not {rules!r}")
         if room is not None and not isinstance(room, Room):
             raise ValueError(f"room must be a Room, not {room!r}")
@@ -1064,6 +1067,7 @@ class FiveGame(_GameBase):
         }
 
     @classmethod
+    @record_errors
     def from_record(cls, record: dict[str, Any], check: bool = True) -> "FiveGame":
         """Rebuild a game from its record by replaying every action; with
         ``check`` the result and settlement must equal the recorded ones.

@@ -81,6 +81,7 @@ import numpy as np
 from . import _kernel
 from .cards import RANK_CHARS, Hand, Rank
 from .errors import AmbiguousMoveError, IllegalActionError, InvalidCardsError, InvalidDealError, InvalidMoveError
+from .errors import InvalidRulesError
 from .action_space import ActionSpace, action_space
 from .generate import legal_moves
 from .moves import MOVE_DTYPE, PASS, Combo, Move, MoveList, classify
@@ -692,11 +693,9 @@ class Game(_GameBase):
         self._start_round()
 
     def _setup(self, rules: Optional[Rules], room: Optional[Room], beans: Optional[Sequence[int]]) -> None:
-        rules = rules or Rules()
-        if not isinstance(rules, Rules):
-            raise ValueError(f"rules must be a Rules, not {rules!r}")
+        rules = Rules.coerce(rules)
         if rules.decks != 1:
-            raise ValueError("the three-player game uses one deck (Rules.decks == 1)")
+            raise InvalidRulesError("the three-player game uses one deck (Rules.decks == 1)")
         if room is not None and not isinstance(room, Room):
             raise ValueError(f"room must be a Room, not {room!r}")
         if beans is not None:

@@ -10,14 +10,14 @@ Three levels of the same enumeration, all in the kernel's order:
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence, Union
+from typing import Any, Iterable, Sequence, Union
 
 import numpy as np
 
 from . import _kernel, _movelist
 from ._movelist import count_moves, legal_moves, legal_moves_array
 from .cards import Hand, _check_word
-from .errors import InvalidCardsError, InvalidMoveError
+from .errors import InvalidArgumentError, InvalidCardsError, InvalidMoveError
 from .moves import MOVE_DTYPE, Move, MoveList
 from .rules import Rules
 
@@ -72,34 +72,80 @@ def _last_codes(last: LastLike, rules: Rules) -> tuple[int, int]:
     return move._cards, move._info
 
 
-def hands_array(hands: Iterable[HandLike], rules: Rules | None = None) -> np.ndarray:
-    """A uint64 array of card words, shape ``(n,)``, from hands or card text."""
-    rules = rules or _STANDARD
-    return np.fromiter((_hand_word(h, rules) for h in hands), dtype=np.uint64)
+def _items(seq: Any, what: str, error: type[Exception]) -> list[Any]:
+    """The items of a sequence argument (not one text, not a non-iterable), else ``error``."""
+    if isinstance(seq, (str, bytes)) or isinstance(seq, np.ndarray) and seq.ndim != 1:
+        raise error(f"{what} must be a sequence or 1-d array, not {seq!r}")
+    try:
+        return list(seq)
+    except TypeError:
+        raise error(f"{what} must be a sequence or 1-d array, not {seq!r}") from None
 
 
-def moves_array(moves: Iterable[LastLike], rules: Rules | None = None) -> np.ndarray:
-    """A ``MOVE_DTYPE`` array from moves or move text (``None`` or ``""`` = free lead, all zero)."""
-    rules = rules or _STANDARD
-    return np.array([_last_codes(m, rules) for m in moves], dtype=MOVE_DTYPE)
+def hands_array(hands: Iterable[HandLike], rules: Rules | str | None = None) -> np.ndarray:
+    """A uint64 array of card words, shape ``(n,)``, from hands, card text or words.
+    Raises ``InvalidCardsError`` naming a bad hand."""
+    rules = Rules.coerce(rules)
+    words = [_hand_word(h, rules) for h in _items(hands, "hands", InvalidCardsError)]
+    return np.array(words, dtype=np.uint64)
+
+
+def moves_array(moves: Iterable[LastLike], rules: Rules | str | None = None) -> np.ndarray:
+    """A ``MOVE_DTYPE`` array from moves or move text (``None`` or ``""`` = free lead, all zero).
+    Raises ``InvalidMoveError`` naming a bad move."""
+    rules = Rules.coerce(rules)
+    codes = [_last_codes(m, rules) for m in _items(moves, "lasts", InvalidMoveError)]
+    return np.array(codes, dtype=MOVE_DTYPE).reshape(len(codes))
 
 
 def _batch_args(hands: "np.ndarray | Sequence[HandLike]", lasts: "np.ndarray | Sequence[LastLike] | None",
                 rules: Rules) -> tuple[np.ndarray, "np.ndarray | None", "np.ndarray | None"]:
-    h = hands if isinstance(hands, np.ndarray) else hands_array(hands, rules)
-    h = np.ascontiguousarray(h, dtype=np.uint64)
-    if h.ndim != 1:
-        raise InvalidCardsError(f"hands must be a 1-d array of card words, got shape {h.shape}")
+    """Card words and the move to beat's two words as C-contiguous uint64
+    arrays.  Arrays of card words must have an integer dtype (negative words
+    and floats, which would be truncated, are refused with
+    ``InvalidCardsError``); arrays of moves must be ``MOVE_DTYPE`` (else
+    ``InvalidMoveError``); object arrays are read item by item."""
+    if isinstance(hands, np.ndarray) and hands.dtype.kind in "ui" and hands.ndim == 1:
+        if hands.dtype.kind == "i" and len(hands) and hands.min() < 0:
+            raise InvalidCardsError(f"hands[{int(np.argmin(hands))}] is negative: not a card word")
+        h = np.ascontiguousarray(hands, dtype=np.uint64)
+    elif isinstance(hands, np.ndarray) and hands.dtype.kind != "O":
+        raise InvalidCardsError(f"hands must be a 1-d array of card words (uint64) or a sequence of hands, "
+                                f"not an array of dtype {hands.dtype} and shape {hands.shape}")
+    else:
+        h = hands_array(hands, rules)
     if lasts is None:
         return h, None, None
-    lm = lasts if isinstance(lasts, np.ndarray) and lasts.dtype == MOVE_DTYPE else moves_array(lasts, rules)
+    if isinstance(lasts, np.ndarray) and lasts.dtype != np.dtype(object):
+        if lasts.dtype != MOVE_DTYPE or lasts.ndim != 1:
+            raise InvalidMoveError(f"lasts must be a 1-d MOVE_DTYPE array or a sequence of moves, "
+                                   f"not an array of dtype {lasts.dtype} and shape {lasts.shape}")
+        lm = lasts
+    else:
+        lm = moves_array(lasts, rules)
     return h, np.ascontiguousarray(lm["cards"]), np.ascontiguousarray(lm["info"])
+
+
+def _out_buffer(out: object) -> "np.ndarray | None":
+    """The buffer an ``out=`` argument names: ``None``, a ``MOVE_DTYPE``
+    array, or the ``(moves, offsets)`` an earlier call returned (its moves'
+    whole buffer).  Anything else raises ``InvalidArgumentError``."""
+    if isinstance(out, tuple) and len(out) == 2 and isinstance(out[0], np.ndarray):
+        moves = out[0]
+        out = moves.base if isinstance(moves.base, np.ndarray) and moves.base.dtype == MOVE_DTYPE else moves
+    if out is None:
+        return None
+    if not isinstance(out, np.ndarray) or out.ndim != 1 or out.dtype != MOVE_DTYPE \
+            or not out.flags.c_contiguous or not out.flags.writeable:
+        raise InvalidArgumentError(f"out must be a writable C-contiguous 1-d MOVE_DTYPE array or the "
+                                   f"(moves, offsets) of an earlier call, not {out!r}")
+    return out
 
 
 def legal_moves_batch(hands: "np.ndarray | Sequence[HandLike]",
                       lasts: "np.ndarray | Sequence[LastLike] | None" = None,
-                      rules: Rules | None = None,
-                      out: "np.ndarray | None" = None,
+                      rules: Rules | str | None = None,
+                      out: "np.ndarray | tuple[np.ndarray, np.ndarray] | None" = None,
                       threads: int = 1) -> tuple[np.ndarray, np.ndarray]:
     """Legal moves of many positions in one call (the GIL is released).
 
@@ -111,27 +157,30 @@ def legal_moves_batch(hands: "np.ndarray | Sequence[HandLike]",
     Returns ``(moves, offsets)``: a ``MOVE_DTYPE`` array and an int64 array of
     shape ``(n + 1,)``; position i's moves are ``moves[offsets[i]:offsets[i+1]]``.
     ``out``: a ``MOVE_DTYPE`` array to write into when it is large enough
-    (``moves`` is then a view of it), e.g. ``moves.base`` of an earlier call,
-    which saves allocating and faulting in fresh memory on every call.
-    Without ``out`` (or when it is too small) the moves go to a block grown
-    in place and handed to NumPy without a copy (peak memory about the
-    output's size).
+    (``moves`` is then a view of it), or the ``(moves, offsets)`` an earlier
+    call returned (its buffer is reused, so that result's arrays are
+    overwritten), which saves allocating and faulting in fresh memory on
+    every call.  Without ``out`` (or when it is too small) the moves go to a
+    block grown in place and handed to NumPy without a copy (peak memory
+    about the output's size).  ``rules``: a ``Rules`` or a preset name.
     ``threads``: threads (int >= 1) generating chunks of positions in
     parallel; the result is identical for any number.
     Raises ``InvalidCardsError`` / ``InvalidMoveError`` naming the first bad
-    position, before any work is done, ``ValueError`` for a bad ``threads``.
+    position (or a hands / lasts array of the wrong dtype), before any work
+    is done; ``InvalidArgumentError`` for an ``out`` that cannot be written
+    into or a bad ``threads``; ``InvalidRulesError`` for bad ``rules``.
     """
-    rules = rules or _STANDARD
+    rules = Rules.coerce(rules)
     h, lc, li = _batch_args(hands, lasts, rules)
-    return _kernel.generate_batch(h, lc, li, rules.flags, out, threads)
+    return _kernel.generate_batch(h, lc, li, rules.flags, _out_buffer(out), threads)
 
 
 def count_moves_batch(hands: "np.ndarray | Sequence[HandLike]",
                       lasts: "np.ndarray | Sequence[LastLike] | None" = None,
-                      rules: Rules | None = None, threads: int = 1) -> np.ndarray:
+                      rules: Rules | str | None = None, threads: int = 1) -> np.ndarray:
     """Number of legal moves per position, int64 array of shape ``(n,)``;
     arguments (``threads`` too) and errors as ``legal_moves_batch``."""
-    rules = rules or _STANDARD
+    rules = Rules.coerce(rules)
     h, lc, li = _batch_args(hands, lasts, rules)
     return _kernel.count_batch(h, lc, li, rules.flags, threads)
 

@@ -104,37 +104,44 @@ class Move:
     Attributes: ``cards`` (``Hand``), ``combo`` (``Combo``), ``main`` (``Rank``,
     the highest rank of the main part; ``None`` for pass), ``length`` (chain
     units; 1 for non-chains, 0 for pass), ``kickers`` (``Hand``, the cards
-    outside the main part).
+    outside the main part), ``rules`` (the ``Rules`` it was read under, which
+    ``beats`` uses unless given others; ``None`` for ``PASS``).  Equality and
+    hashing look at the cards and the reading only.
+
+    ``rules`` may be a ``Rules`` or a preset name (``"standard"``).
 
     Raises ``InvalidMoveError`` for text that is not a valid combination under
     ``rules`` and ``AmbiguousMoveError`` for bare cards with several readings.
     """
 
-    __slots__ = ("_cards", "_info")
+    __slots__ = ("_cards", "_info", "_rules")
     _cards: int
     _info: int
+    _rules: "_Rules | None"
 
-    def __init__(self, text: "str | Move", rules: "_Rules | None" = None) -> None:
+    def __init__(self, text: "str | Move", rules: "_Rules | str | None" = None) -> None:
         m = text if isinstance(text, Move) else Move.parse(text, rules)
         self._cards = m._cards
         self._info = m._info
+        self._rules = m._rules
 
     # -- construction ---------------------------------------------------
     @classmethod
-    def _from_codes(cls, cards: int, info: int) -> "Move":
+    def _from_codes(cls, cards: int, info: int, rules: "_Rules | None" = None) -> "Move":
         m = cls.__new__(cls)
         m._cards = cards
         m._info = info
+        m._rules = rules
         return m
 
     @classmethod
-    def from_codes(cls, cards: int, info: int, rules: "_Rules | None" = None) -> "Move":
+    def from_codes(cls, cards: int, info: int, rules: "_Rules | str | None" = None) -> "Move":
         """The move of a kernel record; ``InvalidMoveError`` unless it is a valid reading."""
-        rules = rules or Rules()
-        if not isinstance(cards, int) or not isinstance(info, int) or cards < 0 or info < 0 \
+        rules = Rules.coerce(rules)
+        if type(cards) is not int or type(info) is not int or cards < 0 or info < 0 \
                 or cards >> 64 or info >> 64 or not _kernel.is_valid_reading(cards, info, rules.flags):
             raise InvalidMoveError(f"({cards!r}, {info!r}) is not a valid move record under {rules!r}")
-        return cls._from_codes(cards, info)
+        return cls._from_codes(cards, info, rules)
 
     @classmethod
     def from_parts(
@@ -143,10 +150,10 @@ class Move:
         combo: "Combo | str",
         main: "Rank | str | None",
         length: int,
-        rules: "_Rules | None" = None,
+        rules: "_Rules | str | None" = None,
     ) -> "Move":
         """A move from its parts, checked against ``rules`` (``InvalidMoveError`` otherwise)."""
-        rules = rules or Rules()
+        rules = Rules.coerce(rules)
         c = Combo.parse(combo)
         if c is Combo.PASS:
             if str(Hand(cards, decks=rules.decks)) or (main not in (None, "")) or length != 0:
@@ -157,7 +164,7 @@ class Move:
             m = Rank.parse(main)  # type: ignore[arg-type]
         except InvalidCardsError as e:
             raise InvalidMoveError(str(e)) from None
-        if not isinstance(length, int) or not 1 <= length <= 12:
+        if type(length) is not int or not 1 <= length <= 12:
             raise InvalidMoveError(f"length {length!r} is not a chain length (1..12)")
         # The record may carry laizi stand-ins, so look the reading up.
         readings = classify(hand, rules)
@@ -168,8 +175,9 @@ class Move:
         raise InvalidMoveError(f"{hand}|{c}|{m}|{length} is not a valid combination (readings of {hand}: {listed})")
 
     @classmethod
-    def parse(cls, text: "str | Move", rules: "_Rules | None" = None) -> "Move":
+    def parse(cls, text: "str | Move", rules: "_Rules | str | None" = None) -> "Move":
         """Parse ``CARDS|COMBO|MAIN|LENGTH``, ``pass``, or bare cards with one reading."""
+        rules = Rules.coerce(rules)
         if isinstance(text, Move):
             return text
         if not isinstance(text, str):
@@ -191,7 +199,7 @@ class Move:
             except InvalidCardsError as e:
                 raise InvalidMoveError(f"{text!r}: {e}") from None
         try:
-            hand = Hand(t, decks=(rules or Rules()).decks)
+            hand = Hand(t, decks=rules.decks)
         except InvalidCardsError as e:
             raise InvalidMoveError(str(e)) from None
         readings = classify(hand, rules)
@@ -203,7 +211,7 @@ class Move:
         return readings[0]
 
     @classmethod
-    def from_action_id(cls, action_id: int, rules: "_Rules | None" = None) -> "Move":
+    def from_action_id(cls, action_id: int, rules: "_Rules | str | None" = None) -> "Move":
         """The move with this dense id in ``action_space(rules)``."""
         from .action_space import action_space
 
@@ -269,13 +277,22 @@ class Move:
                 core += (1 << (4 * wild)) - (1 << (4 * r))
         return Hand._trusted(self._cards - core, _decks_of(self._cards))
 
-    def beats(self, other: MoveLike, rules: "_Rules | None" = None) -> bool:
-        """Whether this move beats ``other`` (docs/rules.md §2, comparing)."""
-        rules = rules or Rules()
+    @property
+    def rules(self) -> "_Rules | None":
+        """The ``Rules`` this move was read under (``None`` for ``PASS``)."""
+        return self._rules
+
+    def beats(self, other: MoveLike, rules: "_Rules | str | None" = None) -> bool:
+        """Whether this move beats ``other`` (docs/rules.md §2, comparing; §8
+        for two decks).  ``rules``: default the rules this move was read
+        under, else ``other``'s, else the standard ones."""
+        if rules is None:
+            rules = self._rules or (other._rules if isinstance(other, Move) else None)
+        rules = Rules.coerce(rules)
         o = Move.parse(other, rules) if not isinstance(other, Move) else other
         return _kernel.beats_codes(self._cards, self._info, o._cards, o._info, rules.flags)
 
-    def action_id(self, rules: "_Rules | None" = None) -> int:
+    def action_id(self, rules: "_Rules | str | None" = None) -> int:
         """This move's dense id in ``action_space(rules)`` (pass is 0)."""
         from .action_space import action_space
 
@@ -298,19 +315,25 @@ class Move:
     def __hash__(self) -> int:
         return hash((self._cards, self._info))
 
+    def __reduce__(self) -> "tuple[object, ...]":
+        # Unpickled through from_codes, which checks the record (a tampered pickle raises).
+        return (Move.from_codes, (self._cards, self._info, self._rules))
+
 
 #: The pass move (不出).
 PASS = Move._from_codes(0, 0)
 
 
-def classify(cards: "Hand | str", rules: "_Rules | None" = None) -> list[Move]:
+def classify(cards: "Hand | str", rules: "_Rules | str | None" = None) -> list[Move]:
     """Every valid reading of exactly these cards (docs/rules.md §2); ``[]`` if none.
+    Each ``Move`` carries ``rules``.
 
-    Raises ``InvalidCardsError`` for bad card text.
+    Raises ``InvalidCardsError`` for bad cards (text, a list of ranks, a
+    ``Hand``) and ``InvalidRulesError`` for bad ``rules``.
     """
-    rules = rules or Rules()
+    rules = Rules.coerce(rules)
     hand = cards if isinstance(cards, Hand) else Hand(cards, decks=rules.decks)
     if hand.decks > rules.decks:
         hand = Hand.from_word(hand.word, rules.decks)
     make = Move._from_codes
-    return [make(c, i) for c, i in _kernel.classify_array(hand.word, rules.flags).tolist()]
+    return [make(c, i, rules) for c, i in _kernel.classify_array(hand.word, rules.flags).tolist()]

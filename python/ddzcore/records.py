@@ -46,7 +46,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, Union
 
-from .errors import DdzError, RecordError
+from .errors import DdzError, RecordError, record_errors
 from .game import Action, Game
 from .moves import Move
 from .rules import ROOM_DEFAULTS, Rules
@@ -139,13 +139,15 @@ def _field(rec: dict[str, Any], key: str, kind: type) -> Any:
     return v
 
 
+@record_errors
 def replay(record: "dict[str, Any] | str | os.PathLike[str]", check: bool = True) -> Game:
     """Rebuild a game from its record by replaying every action.
 
     With ``check`` the replayed result and settlement must equal the
     recorded ones.  ``record`` is the record's dict, or a file's path (read
     by ``load``).  Raises ``RecordError`` for a malformed record, an action
-    the replay rejects, or a result that differs.  A ``ddzcore-five``
+    the replay rejects, or a result that differs (never another error,
+    however the record is mangled).  A ``ddzcore-five``
     record gives a ``FiveGame`` (``FiveGame.from_record``, docs/rules.md §8).
     """
     if isinstance(record, (str, os.PathLike)):  # a file's path, or a record's JSON text
@@ -242,6 +244,7 @@ def dumps(game: Game) -> str:
     return "\n".join(lines) + "\n"
 
 
+@record_errors
 def loads(text: str, check: bool = True) -> Game:
     """Replay a record from JSON text.  Raises ``RecordError``."""
     try:
@@ -251,6 +254,8 @@ def loads(text: str, check: bool = True) -> Game:
             raise RecordError(f"the record is truncated: its JSON stops at line {e.lineno}, column {e.colno} "
                               f"({e.msg})") from None
         raise RecordError(f"the record is not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
+    if not isinstance(record, dict):  # JSON text holding a string is not a path to read
+        raise RecordError(f"a record is a JSON object, not {type(record).__name__}")
     return replay(record, check)
 
 

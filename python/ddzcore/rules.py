@@ -11,6 +11,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from .errors import InvalidRulesError
+
 __all__ = ["Rules"]
 
 # Kernel flag bits (src/ddzcore/bits.pxd).
@@ -132,7 +134,9 @@ class Rules:
       table of docs/rules.md §7: soft bomb x2; hard bomb, pure wild bomb and rocket x4 each) or
       ``"plain"`` (every bomb and the rocket x2).
 
-    Raises ``ValueError`` for an unknown preset or a bad field value.
+    Raises ``InvalidRulesError`` (a ``ValueError``) for an unknown preset or
+    a bad field value: switches must be ``bool``, counts exact ``int`` (not
+    ``bool`` or ``float``).  An unpickled ``Rules`` is checked the same way.
     """
 
     four_two: bool = True
@@ -174,21 +178,25 @@ class Rules:
     }
 
     def __post_init__(self) -> None:
-        for f in dataclasses.fields(self):
-            v = getattr(self, f.name)
-            if f.type in (bool, "bool") and not isinstance(v, bool):
-                raise ValueError(f"Rules.{f.name} must be True or False, not {v!r}")
         given = []
         for name, defaults in ROOM_DEFAULTS.items():
             if getattr(self, name) is _UNSET:
-                object.__setattr__(self, name, defaults[self.laizi])
+                object.__setattr__(self, name, defaults[self.laizi is True])
             else:
                 given.append(name)
         object.__setattr__(self, "_given", frozenset(given))
+        for f in dataclasses.fields(self):
+            v = getattr(self, f.name)
+            if f.type in (bool, "bool") and not isinstance(v, bool):
+                raise InvalidRulesError(f"Rules.{f.name} must be True or False, not {v!r}")
+            if f.type in (int, "int") and (type(v) is not int):
+                raise InvalidRulesError(f"Rules.{f.name} must be an int, not {v!r}")
+            if f.type == "str" and not isinstance(v, str):
+                raise InvalidRulesError(f"Rules.{f.name} must be a str, not {v!r}")
         if self.decks not in (1, 2):
-            raise ValueError(f"Rules.decks must be 1 or 2, not {self.decks!r}")
+            raise InvalidRulesError(f"Rules.decks must be 1 or 2, not {self.decks!r}")
         if self.two_jokers_above not in (4, 5, 6):
-            raise ValueError(f"Rules.two_jokers_above must be 4, 5 or 6, not {self.two_jokers_above!r}")
+            raise InvalidRulesError(f"Rules.two_jokers_above must be 4, 5 or 6, not {self.two_jokers_above!r}")
         if self.wild is not None:
             from .cards import Rank
 
@@ -201,7 +209,7 @@ class Rules:
 
                 raise InvalidCardsError(f"Rules.wild must be a rank 3..2 or None, not {self.wild!r}")
             if self.decks != 1:
-                raise ValueError("Rules.wild (laizi) needs decks=1")
+                raise InvalidRulesError("Rules.wild (laizi) needs decks=1")
             object.__setattr__(self, "wild", rank.char)
         object.__setattr__(self, "banned", self._check_banned())
         self._check_flow()
@@ -210,40 +218,40 @@ class Rules:
     def _check_banned(self) -> "tuple[str, ...]":
         """``banned`` as a sorted tuple of names (``ValueError`` naming a bad one)."""
         if isinstance(self.banned, str):
-            raise ValueError(f"Rules.banned must be a tuple of combination names, not the string {self.banned!r}")
+            raise InvalidRulesError(f"Rules.banned must be a tuple of combination names, not the string {self.banned!r}")
         try:
             items = list(self.banned)
         except TypeError:
-            raise ValueError(f"Rules.banned must be a tuple of combination names, not {self.banned!r}") from None
+            raise InvalidRulesError(f"Rules.banned must be a tuple of combination names, not {self.banned!r}") from None
         names = set()
         for b in items:
             name = b.name.lower() if hasattr(b, "name") else b
             if name not in BANNABLE:
-                raise ValueError(f"Rules.banned: {b!r} cannot be banned; choose from {sorted(BANNABLE)}")
+                raise InvalidRulesError(f"Rules.banned: {b!r} cannot be banned; choose from {sorted(BANNABLE)}")
             names.add(name)
         return tuple(sorted(names, key=BANNABLE.__getitem__))
 
     def _check_flow(self) -> None:
         """Validate the game-flow fields (``ValueError`` naming the field)."""
         if self.bidding not in ("call_rob", "points"):
-            raise ValueError(f"Rules.bidding must be 'call_rob' or 'points', not {self.bidding!r}")
+            raise InvalidRulesError(f"Rules.bidding must be 'call_rob' or 'points', not {self.bidding!r}")
         if self.show_combine not in ("max", "product"):
-            raise ValueError(f"Rules.show_combine must be 'max' or 'product', not {self.show_combine!r}")
+            raise InvalidRulesError(f"Rules.show_combine must be 'max' or 'product', not {self.show_combine!r}")
         for name in ("show_start", "show_deal_early", "show_deal_late", "show_bottom", "show_early_cards"):
             v = getattr(self, name)
             if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-                raise ValueError(f"Rules.{name} must be an int >= 0, not {v!r}")
+                raise InvalidRulesError(f"Rules.{name} must be an int >= 0, not {v!r}")
         if not 0 <= self.show_early_cards <= 17:
-            raise ValueError(f"Rules.show_early_cards must be in 0..17, not {self.show_early_cards!r}")
+            raise InvalidRulesError(f"Rules.show_early_cards must be in 0..17, not {self.show_early_cards!r}")
         m = self.max_redeals
-        if m is not None and (not isinstance(m, int) or isinstance(m, bool) or m < 0):
-            raise ValueError(f"Rules.max_redeals must be None or an int >= 0, not {m!r}")
+        if m is not None and (type(m) is not int or m < 0):
+            raise InvalidRulesError(f"Rules.max_redeals must be None or an int >= 0, not {m!r}")
         if self.laizi_bombs not in ("tiered", "plain"):
-            raise ValueError(f"Rules.laizi_bombs must be 'tiered' or 'plain', not {self.laizi_bombs!r}")
+            raise InvalidRulesError(f"Rules.laizi_bombs must be 'tiered' or 'plain', not {self.laizi_bombs!r}")
         if (self.wing_bomb or self.douzero_follow) and (self.decks != 1 or self.wild is not None):
-            raise ValueError("Rules.wing_bomb and Rules.douzero_follow (DouZero) need decks=1 and no wild rank")
+            raise InvalidRulesError("Rules.wing_bomb and Rules.douzero_follow (DouZero) need decks=1 and no wild rank")
         if self.laizi and self.decks != 1:
-            raise ValueError("Rules.laizi (a laizi room) needs decks=1")
+            raise InvalidRulesError("Rules.laizi (a laizi room) needs decks=1")
 
     @classmethod
     def preset(cls, name: str, **overrides: Any) -> "Rules":
@@ -251,9 +259,37 @@ class Rules:
         laizi room, the same as ``Rules(laizi=True)``, docs/rules.md §7), optionally adjusted."""
         try:
             base = cls.PRESETS[name]
-        except KeyError:
-            raise ValueError(f"unknown rules preset {name!r}; choose one of {sorted(cls.PRESETS)}") from None
+        except (KeyError, TypeError):
+            raise InvalidRulesError(f"unknown rules preset {name!r}; choose one of {sorted(cls.PRESETS)}") from None
         return cls(**{**base, **overrides})
+
+    @classmethod
+    def coerce(cls, rules: "Rules | str | None") -> "Rules":
+        """The ``Rules`` a ``rules=`` argument names: a ``Rules`` itself, a
+        preset name (``"standard"``, ``"laizi"``, ...) or ``None`` (the
+        defaults, docs/rules.md).  Raises ``InvalidRulesError`` otherwise."""
+        if isinstance(rules, cls):
+            return rules
+        if rules is None:
+            return STANDARD
+        if isinstance(rules, str):
+            return cls.preset(rules)
+        raise InvalidRulesError(f"rules must be a Rules or a preset name {sorted(cls.PRESETS)}, not {rules!r}")
+
+    def __setstate__(self, state: Any) -> None:
+        """Unpickle through the constructor's checks (a tampered pickle raises
+        ``InvalidRulesError``, never builds a rule set the constructor refuses)."""
+        if isinstance(state, tuple) and len(state) == 2:  # (dict, slots) from protocols that add them
+            state = state[0]
+        names = {f.name for f in dataclasses.fields(self)}
+        if not isinstance(state, dict) or not set(state) <= names | {"_flags", "_given"}:
+            raise InvalidRulesError(f"not the state of a pickled Rules: {state!r}")
+        given = state.get("_given")  # absent in pickles made before it: every field given
+        if given is not None and not (isinstance(given, frozenset) and given <= set(ROOM_DEFAULTS)):
+            raise InvalidRulesError(f"not the state of a pickled Rules: {state!r}")
+        checked = Rules(**{k: v for k, v in state.items()
+                           if k in names and (given is None or k not in ROOM_DEFAULTS or k in given)})
+        self.__dict__.update(checked.__dict__)
 
     def replace(self, **changes: Any) -> "Rules":
         """A copy with some fields changed.  The show-cards fields this rule

@@ -25,6 +25,7 @@ import numpy as np
 
 from . import _state
 from ._state import MAX_MOVES_HINT, RECORD_DTYPE, STATE_BYTES, UNDO_BYTES, PlayState
+from .errors import InvalidArgumentError, InvalidRulesError, MoveIndexError
 from .rules import Rules
 
 __all__ = [
@@ -46,11 +47,12 @@ def perft(state: PlayState, depth: int) -> int:
     contributes nothing below its end (as checkmate in chess); ``depth`` 0
     gives 1.  Counted in the kernel (bulk counting at the leaves, no GIL);
     ``state`` is left unchanged.  ``state.perft_divide(depth)`` splits the
-    count by first move.  Raises ``ValueError`` for a negative depth and
-    ``TypeError`` when ``state`` is not a ``PlayState``.
+    count by first move.  Raises ``InvalidArgumentError`` for a depth that
+    is not an int in 0..168 (no game lasts longer) or a ``state`` that is
+    not a ``PlayState``.
     """
     if not isinstance(state, PlayState):
-        raise TypeError(f"perft needs a PlayState, not {type(state).__name__}")
+        raise InvalidArgumentError(f"perft needs a PlayState, not {type(state).__name__}")
     return state.perft(depth)
 
 
@@ -115,9 +117,15 @@ class SelfPlay:
         return f"<SelfPlay {len(self)} games{recorded}>"
 
     def game_moves(self, i: int) -> np.ndarray:
-        """Game i's recorded moves (``RECORD_DTYPE``); ``ValueError`` unless recorded."""
+        """Game i's recorded moves (``RECORD_DTYPE``).  Raises
+        ``InvalidArgumentError`` unless recorded and ``MoveIndexError`` (an
+        ``IndexError``) unless ``i`` is an int in 0..len-1."""
         if self.moves is None or self.offsets is None:
-            raise ValueError("moves were not recorded: call simulate(..., record=True)")
+            raise InvalidArgumentError("moves were not recorded: call simulate(..., record=True)")
+        if isinstance(i, np.integer):
+            i = int(i)
+        if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < len(self):
+            raise MoveIndexError(f"game index {i!r} out of range: {len(self)} games")
         return self.moves[self.offsets[i]:self.offsets[i + 1]]
 
 
@@ -125,7 +133,7 @@ def _seed_arg(seed: object, name: str) -> int:
     if isinstance(seed, np.integer):
         seed = int(seed)
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 1 << 64:
-        raise ValueError(f"{name} must be an int in 0..2**64-1, not {seed!r}")
+        raise InvalidArgumentError(f"{name} must be an int in 0..2**64-1, not {seed!r}")
     return seed
 
 
@@ -149,7 +157,7 @@ def _simulate_threads(n_games: int, seed: int, rules: Rules, cap: int, record: b
     return cols
 
 
-def simulate(n_games: int, seed: int, policy: str = "random", rules: Optional[Rules] = None, *,
+def simulate(n_games: int, seed: int, policy: str = "random", rules: "Rules | str | None" = None, *,
              record: bool = False, first_game: int = 0, threads: int = 1) -> SelfPlay:
     """Play ``n_games`` whole games in the kernel, without the GIL.
 
@@ -165,8 +173,8 @@ def simulate(n_games: int, seed: int, policy: str = "random", rules: Optional[Ru
     platform; game i uses its own stream derived from ``(seed, first_game +
     i)``, so ``simulate(n, s, first_game=k)`` plays games k..k+n-1 of the
     same run (split a run across threads this way: the GIL is released).
-    ``policy``: only ``"random"``.  ``rules``: a one-deck ``Rules`` without
-    wild cards (its move-generation switches and ``bidding``, ``rob_back``,
+    ``policy``: only ``"random"``.  ``rules``: a one-deck ``Rules`` (or
+    preset name) without wild cards (its move-generation switches and ``bidding``, ``rob_back``,
     ``max_redeals``).
     ``record``: also return every move (see ``SelfPlay``); with one thread
     the records are handed to NumPy without a copy.
@@ -175,29 +183,28 @@ def simulate(n_games: int, seed: int, policy: str = "random", rules: Optional[Ru
     identical for any count); with ``record`` and several threads the
     ranges' records are joined with one copy.
 
-    Returns a ``SelfPlay`` of arrays.  Raises ``ValueError`` for a bad
-    count, seed, policy or thread count, two-deck or laizi rules.
+    Returns a ``SelfPlay`` of arrays.  Raises ``InvalidArgumentError`` for a
+    bad count (0..2**40), seed, policy or thread count, ``InvalidRulesError``
+    for two-deck or laizi rules.
     """
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise ValueError(f"rules must be a Rules, not {rules!r}")
+    rules = Rules.coerce(rules)
     if rules.decks != 1:
-        raise ValueError("simulate plays the three-player one-deck game (Rules.decks == 1)")
+        raise InvalidRulesError("simulate plays the three-player one-deck game (Rules.decks == 1)")
     if rules.wild is not None or rules.laizi:
-        raise ValueError("simulate does not play laizi (Rules.wild / Rules.laizi): drive a PlayState "
+        raise InvalidRulesError("simulate does not play laizi (Rules.wild / Rules.laizi): drive a PlayState "
                          "with Rules(wild=...) or play laizi rooms with Game")
     if policy != "random":
-        raise ValueError(f"unknown policy {policy!r}; the kernel plays 'random' only "
+        raise InvalidArgumentError(f"unknown policy {policy!r}; the kernel plays 'random' only "
                          "(drive a PlayState from Python or Cython for other policies)")
     if isinstance(n_games, np.integer):
         n_games = int(n_games)
-    if not isinstance(n_games, int) or isinstance(n_games, bool) or n_games < 0:
-        raise ValueError(f"n_games must be an int >= 0, not {n_games!r}")
+    if not isinstance(n_games, int) or isinstance(n_games, bool) or not 0 <= n_games <= 1 << 40:
+        raise InvalidArgumentError(f"n_games must be an int in 0..2**40, not {n_games!r}")
     seed = _seed_arg(seed, "seed")
     first_game = _seed_arg(first_game, "first_game")
     cap = -1 if rules.max_redeals is None else min(rules.max_redeals, 60000)
     if not isinstance(threads, int) or isinstance(threads, bool) or threads < 1:
-        raise ValueError(f"threads must be an int >= 1, not {threads!r}")
+        raise InvalidArgumentError(f"threads must be an int >= 1, not {threads!r}")
     cols = _simulate_threads(n_games, seed, rules, cap, bool(record), first_game, threads)
     robs, bombs = cols["robs"], cols["bombs"]
     spring = cols["spring"] | cols["anti_spring"]

@@ -69,7 +69,7 @@ cdef extern from *:
 from concurrent.futures import ThreadPoolExecutor
 from threading import Lock
 
-from ddzcore.errors import InvalidCardsError, InvalidMoveError
+from ddzcore.errors import InvalidArgumentError, InvalidCardsError, InvalidMoveError
 
 #: NumPy dtype of a move record: the card word and the reading (info word).
 MOVE_DTYPE = np.dtype([("cards", "<u8"), ("info", "<u8")])
@@ -1241,7 +1241,7 @@ cdef class _Batch:
 
 cdef int _threads_arg(threads) except -1:
     if not isinstance(threads, int) or isinstance(threads, bool) or threads < 1:
-        raise ValueError(f"threads must be an int >= 1, not {threads!r}")
+        raise InvalidArgumentError(f"threads must be an int >= 1, not {threads!r}")
     return threads
 
 
@@ -1257,7 +1257,8 @@ def generate_batch(const u64[::1] hands, const u64[::1] last_cards=None,
     block grown in place and handed to NumPy without a copy.  `threads`
     (int >= 1): threads generating chunks of positions; the result is the
     same for any number.  Raises InvalidCardsError or InvalidMoveError
-    naming the first bad hand or last move (and computes nothing).
+    naming the first bad hand or last move (and computes nothing),
+    InvalidArgumentError for an unsuitable out or threads.
     """
     _check_batch(hands, last_cards, last_info, flags)
     cdef int nthreads = _threads_arg(threads)
@@ -1270,8 +1271,10 @@ def generate_batch(const u64[::1] hands, const u64[::1] last_cards=None,
     b.offsets = np.empty(n + 1, np.int64)
     b.off = <int64_t*>cnp.PyArray_DATA(<cnp.ndarray>b.offsets)
     b.off[0] = 0
-    if isinstance(out, np.ndarray) and out.ndim == 1 and out.dtype == MOVE_DTYPE and out.flags.c_contiguous \
-            and out.flags.writeable and out.shape[0] > 0:
+    if out is not None and not (isinstance(out, np.ndarray) and out.ndim == 1 and out.dtype == MOVE_DTYPE
+                                and out.flags.c_contiguous and out.flags.writeable):
+        raise InvalidArgumentError(f"out must be a writable C-contiguous 1-d MOVE_DTYPE array, not {out!r}")
+    if out is not None and out.shape[0] > 0:
         b.out = out
         b.dest.p, b.dest.cap, b.dest.owned = <MoveRec*>cnp.PyArray_DATA(<cnp.ndarray>out), out.shape[0], False
     else:

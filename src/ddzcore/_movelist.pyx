@@ -22,7 +22,7 @@ from ddzcore._kernel cimport generate, records_to_array, valid_hand, valid_readi
 import numpy as np
 
 from ddzcore._kernel import MOVE_DTYPE
-from ddzcore.errors import InvalidCardsError, InvalidMoveError
+from ddzcore.errors import InvalidArgumentError, InvalidCardsError, InvalidMoveError
 
 cnp.import_array()
 
@@ -32,13 +32,24 @@ cdef object _Move = None
 cdef object _make_move = None
 cdef object _slow_position = None
 cdef object _default_rules = None
+cdef object _Rules = None
 
 
 def _register(hand_type, move_type, slow_position, default_rules):
     """Called once by ddzcore.generate: the Python types and the slow argument path."""
-    global _Hand, _Move, _make_move, _slow_position, _default_rules
+    global _Hand, _Move, _make_move, _slow_position, _default_rules, _Rules
     _Hand, _Move, _slow_position, _default_rules = hand_type, move_type, slow_position, default_rules
     _make_move = move_type._from_codes
+    _Rules = type(default_rules)
+
+
+cdef inline object _rules_of(rules):
+    """The ``Rules`` of a ``rules=`` argument (a ``Rules``, a preset name or None)."""
+    if rules is None:
+        return _default_rules
+    if type(rules) is _Rules:
+        return rules
+    return _Rules.coerce(rules)
 
 
 cdef MoveRec* _scratch = NULL
@@ -66,10 +77,10 @@ cdef struct Position:
     int flags
 
 
-cdef int _position(Position* p, hand, last, rules) except -1:
-    """Fill p from the public arguments; raise the typed error for bad input."""
-    if rules is None:
-        rules = _default_rules
+cdef object _position(Position* p, hand, last, rules):
+    """Fill p from the public arguments and return the ``Rules``; raise the
+    typed error for bad input."""
+    rules = _rules_of(rules)
     if type(hand) is _Hand and hand._decks <= rules.decks and (
             last is None or (type(last) is _Move and last._info != 0)):
         p.hand = hand._word
@@ -85,7 +96,7 @@ cdef int _position(Position* p, hand, last, rules) except -1:
         raise InvalidCardsError(f"{hand!r} has more cards of a rank than the deck holds")
     if p.last_info != 0 and not valid_reading(p.last_cards, p.last_info, p.flags):
         raise InvalidMoveError(f"the move to beat {last!r} is not a valid combination under {rules!r}")
-    return 0
+    return rules
 
 
 def legal_moves(hand, last=None, rules=None):
@@ -94,14 +105,15 @@ def legal_moves(hand, last=None, rules=None):
     ``hand``: a ``Hand``, card text or card word.  ``last``: the move to beat
     (a ``Move``, move text, or bare cards with one reading); ``None`` is a
     free lead, where pass is not legal.  When following, the pass move comes
-    first.  After the rocket only pass is legal.  ``rules``: a ``Rules``
-    (default: ``Rules()``, docs/rules.md §2).
+    first.  After the rocket only pass is legal.  ``rules``: a ``Rules`` or
+    a preset name (default: docs/rules.md's); the moves carry it.
 
-    Raises ``InvalidCardsError`` for a bad hand and ``InvalidMoveError`` (or
-    its subclass ``AmbiguousMoveError``) for a bad ``last``.
+    Raises ``InvalidCardsError`` for a bad hand, ``InvalidMoveError`` (or
+    its subclass ``AmbiguousMoveError``) for a bad ``last`` and
+    ``InvalidRulesError`` for bad ``rules``.
     """
     cdef Position p
-    _position(&p, hand, last, rules)
+    rules = _position(&p, hand, last, rules)
     cdef Py_ssize_t n = _generate(p.hand, p.last_cards, p.last_info, p.flags)
     return MoveList._wrap(_scratch, n, rules)
 
@@ -145,10 +157,18 @@ cdef class MoveList:
         self._n = 0
 
     def __init__(self, codes, rules=None):
-        arr = np.ascontiguousarray(codes, dtype=MOVE_DTYPE)
-        if arr.ndim != 1:
-            raise ValueError(f"codes must be a 1-d MOVE_DTYPE array, got shape {arr.shape}")
-        self._copy_from(<MoveRec*>cnp.PyArray_DATA(<cnp.ndarray>arr), arr.shape[0])
+        cdef Py_ssize_t i
+        cdef MoveRec* recs
+        rules = _rules_of(rules)
+        if not isinstance(codes, np.ndarray) or codes.dtype != MOVE_DTYPE or codes.ndim != 1:
+            raise InvalidArgumentError(f"codes must be a 1-d MOVE_DTYPE array, not {codes!r}")
+        arr = np.ascontiguousarray(codes)
+        recs = <MoveRec*>cnp.PyArray_DATA(<cnp.ndarray>arr)
+        for i in range(arr.shape[0]):
+            if recs[i].info != 0 and not valid_reading(recs[i].cards, recs[i].info, rules._flags) \
+                    or recs[i].info == 0 and recs[i].cards != 0:
+                raise InvalidMoveError(f"codes[{i}] is not a valid move record under {rules!r}")
+        self._copy_from(recs, arr.shape[0])
         self.rules = rules
 
     def __dealloc__(self):
@@ -206,7 +226,7 @@ cdef class MoveList:
     def __iter__(self):
         cdef Py_ssize_t i
         for i in range(self._n):
-            yield _make_move(self._recs[i].cards, self._recs[i].info)
+            yield _make_move(self._recs[i].cards, self._recs[i].info, self.rules)
 
     def __getitem__(self, i):
         cdef Py_ssize_t k, start, stop, step, length
@@ -229,7 +249,7 @@ cdef class MoveList:
             k += self._n
         if not 0 <= k < self._n:
             raise IndexError(f"move index {i} out of range for {self._n} moves")
-        return _make_move(self._recs[k].cards, self._recs[k].info)
+        return _make_move(self._recs[k].cards, self._recs[k].info, self.rules)
 
     def __contains__(self, move):
         cdef Py_ssize_t i

@@ -24,7 +24,8 @@ import numpy as np
 
 cnp.import_array()
 
-from ddzcore.errors import IllegalMoveError, InvalidDealError, InvalidMoveError
+from ddzcore.errors import (IllegalMoveError, InvalidArgumentError, InvalidDealError, InvalidMoveError,
+                            InvalidRulesError, InvalidStateError, MoveIndexError)
 from ddzcore.generate import _hand_word, _last_codes
 from ddzcore.moves import MOVE_DTYPE, Move, MoveList
 from ddzcore.rules import Rules
@@ -421,16 +422,62 @@ def _simulate(Py_ssize_t n_games, uint64_t seed, int flags, bint points, bint ro
 
 cdef inline int seat_arg(object v, str name) except -1:
     if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < 3:
-        raise ValueError(f"{name} must be a seat 0, 1 or 2, not {v!r}")
+        raise InvalidStateError(f"{name} must be a seat 0, 1 or 2, not {v!r}")
     return v
 
 
-cdef inline u64 u64_arg(object v, str name) except? 0xFFFFFFFFFFFFFFFF:
+cdef inline object int_arg(object v, str name, object lo, object hi, object error=InvalidArgumentError):
+    """v as a Python int in lo..hi (NumPy integers accepted), else ``error`` naming it."""
     if isinstance(v, np.integer):
         v = int(v)
-    if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < (1 << 64):
-        raise InvalidMoveError(f"{name} must be a 64-bit word (int >= 0), not {v!r}")
+    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+        raise error(f"{name} must be an int in {lo}..{hi}, not {v!r}")
     return v
+
+
+cdef inline u64 u64_arg(object v, str name, object error=InvalidMoveError) except? 0xFFFFFFFFFFFFFFFF:
+    return int_arg(v, name, 0, (1 << 64) - 1, error)
+
+
+cdef bint state_ok(const State* s) noexcept nogil:
+    """Whether *s is a position some game reaches (docs/rules.md §3): seats in
+    range, the hands and the move to beat within one deck, the move to beat
+    a valid reading owned by another seat (or cleared when the owner leads),
+    every seat but the owner holding cards, counters in range and, while the
+    game goes on, a legal move for the seat to move.  Reads nothing out of
+    bounds whatever *s holds."""
+    cdef int i, r, n
+    if not (0 <= s.turn < 3 and 0 <= s.landlord < 3 and -1 <= s.owner < 3):
+        return False
+    if s.bombs > 54 or s.landlord_plays > 54 or s.farmer_plays > 54:
+        return False
+    if (s.last_info == 0) != (s.last_cards == 0):
+        return False
+    if s.last_info != 0:
+        if s.owner < 0 or s.owner == s.turn or not valid_reading(s.last_cards, s.last_info, s.flags):
+            return False
+    elif s.owner >= 0 and s.owner != s.turn:
+        return False
+    for r in range(15):
+        n = (s.last_cards >> (4 * r)) & 0xF
+        for i in range(3):
+            n += (s.hand[i] >> (4 * r)) & 0xF
+        if n > (4 if r < 13 else 1):
+            return False
+    if s.hand[0] >> 60 or s.hand[1] >> 60 or s.hand[2] >> 60 or s.last_cards >> 60:
+        return False
+    for i in range(3):
+        if s.hand[i] == 0 and i != s.owner:
+            return False
+    return is_over(s) or legal(s, NULL, 0) > 0
+
+
+cdef bint same_state(const State* a, const State* b) noexcept nogil:
+    return (a.hand[0] == b.hand[0] and a.hand[1] == b.hand[1] and a.hand[2] == b.hand[2]
+            and a.last_cards == b.last_cards and a.last_info == b.last_info and a.flags == b.flags
+            and a.ply == b.ply and a.turn == b.turn and a.owner == b.owner and a.landlord == b.landlord
+            and a.bombs == b.bombs and a.landlord_plays == b.landlord_plays
+            and a.farmer_plays == b.farmer_plays)
 
 
 cdef bint state_legal_move(const State* s, u64 cards, u64 info) noexcept nogil:
@@ -458,8 +505,8 @@ cdef class PlayState:
     - ``last``: the move to beat (``Move`` or move text; ``None`` = a free
       lead) and ``owner``, the seat that played it (default: the seat before
       ``turn``; the passes since then follow from the seats).
-    - ``rules``: a one-deck ``Rules`` (move generation switches, and the
-      laizi wild rank ``Rules.wild``, docs/rules.md §7).
+    - ``rules``: a one-deck ``Rules`` or preset name (move generation
+      switches, and the laizi wild rank ``Rules.wild``, docs/rules.md §7).
     - ``bombs``, ``landlord_plays``, ``farmer_plays``: bookkeeping carried
       in from earlier play (bombs and rockets played; non-pass moves of the
       landlord / of the farmers) for the multiplier and spring (docs/rules.md §3, §6).
@@ -474,20 +521,25 @@ cdef class PlayState:
     Raises ``InvalidCardsError`` for a bad hand, ``InvalidDealError`` when the
     hands (with the move to beat) exceed one deck or a seat other than the
     owner of the last move has no cards, ``InvalidMoveError`` for a bad
-    ``last``, ``ValueError`` for bad seats, counts or two-deck rules.
+    ``last``, ``InvalidStateError`` for bad seats or counts and
+    ``InvalidRulesError`` for rules that are not one-deck ``Rules``.
+    Unpickling checks everything it restores the same way, the undo history
+    too (each step must be a legal move of the position before it), and
+    raises ``InvalidStateError``.
     """
 
     def __init__(self, hands, landlord=0, turn=None, last=None, owner=None, rules=None, *,
                  bombs=0, landlord_plays=0, farmer_plays=0):
         cdef int i
-        rules = _STANDARD if rules is None else rules
-        if not isinstance(rules, Rules):
-            raise ValueError(f"rules must be a Rules, not {rules!r}")
+        rules = Rules.coerce(rules)
         if rules.decks != 1:
-            raise ValueError("PlayState plays the three-player one-deck game (Rules.decks == 1)")
-        hands = list(hands) if not isinstance(hands, (str, bytes)) else None
+            raise InvalidRulesError("PlayState plays the three-player one-deck game (Rules.decks == 1)")
+        try:
+            hands = list(hands) if not isinstance(hands, (str, bytes)) else None
+        except TypeError:
+            hands = None
         if hands is None or len(hands) != 3:
-            raise ValueError("hands must be a sequence of three hands (seats 0, 1, 2)")
+            raise InvalidStateError(f"hands must be a sequence of three hands (seats 0, 1, 2), not {hands!r}")
         words = [_hand_word(h, rules) for h in hands]
         ll = seat_arg(landlord, "landlord")
         t = ll if turn is None else seat_arg(turn, "turn")
@@ -496,17 +548,16 @@ cdef class PlayState:
             if owner is not None:
                 o = seat_arg(owner, "owner")
                 if o != t:
-                    raise ValueError(f"owner {o} but no last move: on a free lead the owner, "
+                    raise InvalidStateError(f"owner {o} but no last move: on a free lead the owner, "
                                      f"if given, is the seat to move ({t})")
             else:
                 o = -1
         else:
             o = (t + 2) % 3 if owner is None else seat_arg(owner, "owner")
             if o == t:
-                raise ValueError(f"owner {o} is the seat to move: its trick is over, give last=None")
+                raise InvalidStateError(f"owner {o} is the seat to move: its trick is over, give last=None")
         for name, v in (("bombs", bombs), ("landlord_plays", landlord_plays), ("farmer_plays", farmer_plays)):
-            if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 54:
-                raise ValueError(f"{name} must be an int in 0..54, not {v!r}")
+            int_arg(v, name, 0, 54, InvalidStateError)
         for r in range(15):
             n = sum((w >> (4 * r)) & 0xF for w in words) + ((lc >> (4 * r)) & 0xF)
             if n > (4 if r < 13 else 1):
@@ -530,6 +581,8 @@ cdef class PlayState:
         self.st.farmer_plays = farmer_plays
         self.rules = rules
         self.nhist = 0
+        if not state_ok(&self.st):
+            raise InvalidStateError(f"{self!r} is not a position of a game")
 
     def __dealloc__(self):
         free(self.hist)
@@ -542,7 +595,7 @@ cdef class PlayState:
         cdef u64 hands[3]
         cdef u64 bottom
         ll = seat_arg(landlord, "landlord")
-        rng_seed(&r, u64_arg(seed, "seed"))
+        rng_seed(&r, u64_arg(seed, "seed", InvalidArgumentError))
         deal(&r, hands, &bottom)
         hands[ll] += bottom
         return cls([hands[0], hands[1], hands[2]], ll, rules=rules)
@@ -577,7 +630,7 @@ cdef class PlayState:
     @property
     def last(self):
         """The move to beat (``Move``), ``None`` on a free lead."""
-        return None if self.st.last_info == 0 else Move._from_codes(self.st.last_cards, self.st.last_info)
+        return None if self.st.last_info == 0 else Move._from_codes(self.st.last_cards, self.st.last_info, self.rules)
 
     @property
     def last_codes(self):
@@ -643,7 +696,7 @@ cdef class PlayState:
     @property
     def move_stack(self):
         """The moves ``pop`` can undo, oldest first (a list of ``Move``)."""
-        return [Move._from_codes(self.hist[i].cards, self.hist[i].info) for i in range(self.nhist)]
+        return [Move._from_codes(self.hist[i].cards, self.hist[i].info, self.rules) for i in range(self.nhist)]
 
     # -- moves ----------------------------------------------------------------
     def legal_moves(self):
@@ -661,16 +714,17 @@ cdef class PlayState:
         """How many legal moves the seat to move has (0 once over)."""
         return legal(&self.st, NULL, 0)
 
-    def legal_moves_into(self, cnp.ndarray out):
+    def legal_moves_into(self, out):
         """Write the legal moves into ``out`` (a writable C-contiguous 1-d
         ``MOVE_DTYPE`` array, reused across calls) and return how many there
         are.  A count above ``len(out)`` means only the first ``len(out)``
         were written: grow the buffer and call again (``MAX_MOVES_HINT``
-        records have always been enough).  Raises ``ValueError`` for an
+        records have always been enough).  Raises ``InvalidArgumentError`` for an
         unsuitable ``out``."""
-        if out.ndim != 1 or out.dtype != MOVE_DTYPE or not out.flags.c_contiguous or not out.flags.writeable:
-            raise ValueError("out must be a writable C-contiguous 1-d array of MOVE_DTYPE")
-        return legal(&self.st, <MoveRec*>cnp.PyArray_DATA(out), out.shape[0])
+        if not isinstance(out, np.ndarray) or out.ndim != 1 or out.dtype != MOVE_DTYPE \
+                or not out.flags.c_contiguous or not out.flags.writeable:
+            raise InvalidArgumentError(f"out must be a writable C-contiguous 1-d array of MOVE_DTYPE, not {out!r}")
+        return legal(&self.st, <MoveRec*>cnp.PyArray_DATA(<cnp.ndarray>out), out.shape[0])
 
     cdef int _push(self, u64 cards, u64 info) except -1:
         cdef Undo* grown
@@ -682,7 +736,7 @@ cdef class PlayState:
                 raise InvalidMoveError(f"({cards:#x}, {info:#x}) is not a valid move record under these rules")
             if info_combo(info) == C_PASS:
                 raise IllegalMoveError(f"seat {self.st.turn} leads: pass is not legal")
-            m = Move._from_codes(cards, info)
+            m = Move._from_codes(cards, info, self.rules)
             if not contains(self.st.hand[self.st.turn], cards):
                 raise IllegalMoveError(f"{m} is not in seat {self.st.turn}'s hand")
             raise IllegalMoveError(f"{m} does not beat {self.last}")
@@ -710,14 +764,18 @@ cdef class PlayState:
         e.g. a row of ``legal_moves_into``'s buffer).  Errors as ``push``."""
         self._push(u64_arg(cards, "cards"), u64_arg(info, "info"))
 
-    def push_index(self, Py_ssize_t i):
+    def push_index(self, index):
         """Play the i-th legal move (kernel order, as ``legal_moves``).
-        Raises ``IndexError`` unless 0 <= i < ``count_moves()``."""
+        Raises ``MoveIndexError`` (an ``IndexError`` and a ``ValueError``)
+        unless ``index`` is an int with 0 <= index < ``count_moves()``."""
         cdef MoveRec buf[MAX_MOVES]
         cdef Buf b
-        cdef Py_ssize_t n = legal(&self.st, buf, MAX_MOVES)
-        if not 0 <= i < n:
-            raise IndexError(f"move index {i} out of range: {n} legal moves")
+        cdef Py_ssize_t n = legal(&self.st, buf, MAX_MOVES), i
+        if isinstance(index, np.integer):
+            index = int(index)
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < n:
+            raise MoveIndexError(f"move index {index!r} out of range: {n} legal moves")
+        i = index
         if i < MAX_MOVES:
             self._push(buf[i].cards, buf[i].info)
             return
@@ -738,29 +796,29 @@ cdef class PlayState:
             raise IndexError("pop from a PlayState with no pushed moves")
         self.nhist -= 1
         pop(&self.st, &self.hist[self.nhist])
-        return Move._from_codes(self.hist[self.nhist].cards, self.hist[self.nhist].info)
+        return Move._from_codes(self.hist[self.nhist].cards, self.hist[self.nhist].info, self.rules)
 
     # -- search helpers ---------------------------------------------------------
-    def perft(self, int depth):
+    def perft(self, depth):
         """Number of play sequences of exactly ``depth`` moves from here (passes
         count as moves; a game that ends earlier contributes nothing below its
         end; depth 0 gives 1).  Leaves are counted in bulk, without the GIL.
-        Raises ``ValueError`` for a negative depth."""
+        Raises ``InvalidArgumentError`` unless ``depth`` is an int in
+        0..``MAX_PLIES`` (168: no one-deck game lasts longer)."""
         cdef State s = self.st
         cdef int64_t n
-        if depth < 0:
-            raise ValueError(f"depth must be >= 0, not {depth}")
+        cdef int d = int_arg(depth, "depth", 0, MAX_PLIES)
         with nogil:
-            n = state_perft(&s, depth)
+            n = state_perft(&s, d)
         if n < 0:
             raise MemoryError()
         return n
 
-    def perft_divide(self, int depth):
+    def perft_divide(self, depth):
         """``perft(depth)`` split by first move: a dict ``{Move: count}`` in
-        kernel order (for finding where two counts disagree)."""
-        if depth < 1:
-            raise ValueError(f"depth must be >= 1, not {depth}")
+        kernel order (for finding where two counts disagree); depth in
+        1..``MAX_PLIES``, else ``InvalidArgumentError``."""
+        depth = int_arg(depth, "depth", 1, MAX_PLIES)
         out = {}
         child = self.copy(stack=False)
         for m in self.legal_moves():
@@ -769,20 +827,21 @@ cdef class PlayState:
             child.pop()
         return out
 
-    def playouts(self, Py_ssize_t n, seed):
+    def playouts(self, count, seed):
         """Play ``n`` games on from here with uniformly random legal moves
         (without the GIL; the state itself is unchanged) and return the
         winning seats, an int8 array of shape ``(n,)``.  Playout i uses the
-        stream of game i of ``simulate(seed=seed)``, so it is deterministic."""
+        stream of game i of ``simulate(seed=seed)``, so it is deterministic.
+        Raises ``InvalidArgumentError`` for a count outside 0..2**40 or a
+        seed outside 0..2**64-1."""
         cdef Rng r
         cdef Buf b
         cdef State s, start = self.st     # read with the GIL held
         cdef Py_ssize_t i
         cdef u64 cards, info
-        cdef uint64_t sd = u64_arg(seed, "seed")
+        cdef Py_ssize_t n = int_arg(count, "n", 0, 1 << 40)
+        cdef uint64_t sd = u64_arg(seed, "seed", InvalidArgumentError)
         cdef int err = 0
-        if n < 0:
-            raise ValueError(f"n must be >= 0, not {n}")
         winners = np.empty(n, np.int8)
         cdef int8_t[::1] w = winners
         b.p = NULL
@@ -872,21 +931,50 @@ def _rules_repr(rules):
 
 
 def _rebuild(hands, landlord, turn, last, owner, rules, bombs, landlord_plays, farmer_plays, ply, hist):
-    """Unpickle a PlayState (position, counters and undo history)."""
+    """Unpickle a PlayState (position, counters and undo history), checking
+    everything: the position as the constructor does, and the history step
+    by step from the newest: undoing a step must leave a position some game
+    reaches (``state_ok``) in which the step is a legal move whose push gives
+    back the later position exactly.  Raises ``InvalidStateError``."""
     cdef PlayState s = PlayState(hands, landlord, turn, last, owner, rules, bombs=bombs,
                                  landlord_plays=landlord_plays, farmer_plays=farmer_plays)
-    cdef Py_ssize_t i
-    s.st.ply = ply
-    if hist:
-        s.hist = <Undo*>malloc(len(hist) * sizeof(Undo))
+    cdef Py_ssize_t i, n
+    cdef State cur, prev, again
+    cdef Undo u, scratch
+    if not isinstance(hist, (list, tuple)):
+        raise InvalidStateError(f"the undo history must be a list, not {hist!r}")
+    n = len(hist)
+    s.st.ply = int_arg(ply, "ply", n, MAX_PLIES, InvalidStateError)
+    if not state_ok(&s.st):
+        raise InvalidStateError(f"{s!r} is not a position of a game")
+    if n:
+        s.hist = <Undo*>malloc(n * sizeof(Undo))
         if s.hist == NULL:
             raise MemoryError()
-        s.hist_cap = len(hist)
-        for i, (c, inf, lc, li, o) in enumerate(hist):
-            s.hist[i].cards = c
-            s.hist[i].info = inf
-            s.hist[i].last_cards = lc
-            s.hist[i].last_info = li
-            s.hist[i].owner = o
-        s.nhist = len(hist)
+        s.hist_cap = n
+    for i, entry in enumerate(hist):
+        if not isinstance(entry, (list, tuple)) or len(entry) != 5:
+            raise InvalidStateError(f"undo step {i} must be (cards, info, last_cards, last_info, owner), "
+                                    f"not {entry!r}")
+        c, inf, lc, li, o = entry
+        s.hist[i].cards = u64_arg(c, "cards", InvalidStateError)
+        s.hist[i].info = u64_arg(inf, "info", InvalidStateError)
+        s.hist[i].last_cards = u64_arg(lc, "last_cards", InvalidStateError)
+        s.hist[i].last_info = u64_arg(li, "last_info", InvalidStateError)
+        s.hist[i].owner = int_arg(o, "owner", -1, 2, InvalidStateError)
+    cur = s.st
+    for i in range(n - 1, -1, -1):
+        u = s.hist[i]
+        prev = cur
+        pop(&prev, &u)
+        ok = state_ok(&prev) and state_legal_move(&prev, u.cards, u.info)
+        if ok:
+            again = prev
+            push(&again, u.cards, u.info, &scratch)
+            ok = same_state(&again, &cur)
+        if not ok:
+            raise InvalidStateError(f"undo step {i} ({hist[i]!r}) is not the legal move that led to the "
+                                    f"position after it")
+        cur = prev
+    s.nhist = n
     return s
