@@ -250,11 +250,18 @@ def _sides(obs: "Observation | FiveObservation") -> tuple[list[int], set[int]]:
 
 
 #: Bot constructors by name (for the command line): ``make_bot("random", seed)``.
-BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "rule": lambda seed=None: RuleBot()}
+BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "rule": lambda seed=None: RuleBot(),
+                                       "search": lambda seed=None: _search_bot(seed)}
+
+
+def _search_bot(seed: Optional[int]) -> Bot:
+    from .searchbot import SearchBot  # imported late: searchbot builds on this module
+
+    return SearchBot(seed)
 
 
 def make_bot(name: str, seed: Optional[int] = None) -> Bot:
-    """A bot by name (``"random"`` or ``"rule"``).  Raises ``ValueError`` for an unknown name."""
+    """A bot by name (``"random"``, ``"rule"`` or ``"search"``).  Raises ``ValueError`` for an unknown name."""
     try:
         return BOTS[name](seed)
     except KeyError:

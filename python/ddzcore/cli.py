@@ -113,3 +113,8 @@ from .cli_game import play, simulate  # noqa: E402  (the game commands, RULES.md
 
 main.add_command(play)
 main.add_command(simulate)
+
+from .cli_eval import COMMANDS as _EVAL_COMMANDS  # noqa: E402  (eval, hint, arena, botzone)
+
+for _cmd in _EVAL_COMMANDS:
+    main.add_command(_cmd)
