@@ -50,6 +50,10 @@ from .five import (
     FiveAction, FiveCard, FiveGame, FiveObservation, FivePhase, FiveStats, MarkedMove, parse_five_cards, run_five_games,
 )
 from .settlement import FiveMultiplier, FiveSettlement, settle_five
+from .sampling import sample_deals
+from .evaluate import Hint, WinEstimate, hint, win_probability
+from .arena import ArenaResult, arena
+from .searchbot import SearchBot
 
 __all__ = [
     "__version__",
@@ -118,4 +122,13 @@ __all__ = [
     "settle_five",
     "FiveStats",
     "run_five_games",
+    # hand evaluation, hints and the arena
+    "sample_deals",
+    "win_probability",
+    "WinEstimate",
+    "hint",
+    "Hint",
+    "arena",
+    "ArenaResult",
+    "SearchBot",
 ]

@@ -89,7 +89,8 @@ class RandomBot(Bot):
 # -- the rule-based bot ---------------------------------------------------------------
 
 _SHIFTS = np.arange(15, dtype=np.uint64) * np.uint64(4)
-_BOMBISH = int(Combo.BOMB)  # BOMB and every combo after it (rocket, soft and pure wild bombs) is a bomb
+_BOMBISH = int(Combo.BOMB)  # BOMB..JOKER_BOMB are bombs (rocket, soft and pure wild bombs; not the shuttle)
+_LAST_BOMB = int(Combo.JOKER_BOMB)
 #: Bomb strength tiers (RULES.md 7): soft < hard < pure wild < rocket; used to spend the cheapest bomb.
 _BOMB_TIER = np.zeros(32, dtype=np.int64)
 _BOMB_TIER[[int(Combo.SOFT_BOMB), int(Combo.BOMB), int(Combo.WILD_BOMB), int(Combo.ROCKET),
@@ -201,7 +202,7 @@ class RuleBot(Bot):
         main = ((info >> np.uint64(5)) & np.uint64(15)).astype(np.int64)
         ncards = mc.sum(axis=1)
         is_pass = combo == 0
-        is_bomb = combo >= _BOMBISH
+        is_bomb = (combo >= _BOMBISH) & (combo <= _LAST_BOMB)
         bomb_ranks = hc >= 4  # two decks: bombs of 4-8 cards and of 2-4 jokers
         if hc[13] + hc[14] >= 2:
             bomb_ranks = bomb_ranks.copy()

@@ -12,7 +12,7 @@ import click
 from .errors import DdzError
 from .rules import Rules
 
-__all__ = ["eval_cmd", "hint_cmd", "arena_cmd"]
+__all__ = ["eval_cmd", "hint_cmd", "arena_cmd", "botzone_cmd", "COMMANDS"]
 
 _PRESETS = click.Choice(sorted(Rules.PRESETS))
 
@@ -110,5 +110,22 @@ def arena_cmd(bot_names: str, deals: int, seed: int, preset: str, timeout: float
             fh.write(result.dumps() + "\n")
 
 
+@click.command(name="botzone")
+@click.option("--bot", "bot_name", default="search", show_default=True, help="random, rule or search.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--once", is_flag=True, help="Answer without keep-running (one turn a process).")
+def botzone_cmd(bot_name: str, seed: int, once: bool) -> None:
+    """Run a ddzcore bot as a Botzone FightTheLandlord2 (叫分斗地主) bot:
+    JSON requests on stdin, responses on stdout (keep-running mode)."""
+    from .bots import make_bot
+    from .botzone import run_botzone
+
+    try:
+        bot = make_bot(bot_name, seed)
+    except ValueError as err:
+        raise click.UsageError(str(err)) from None
+    run_botzone(bot, keep_running=not once)
+
+
 #: The commands ``ddz`` registers from this module.
-COMMANDS = [eval_cmd, hint_cmd, arena_cmd]
+COMMANDS = [eval_cmd, hint_cmd, arena_cmd, botzone_cmd]

@@ -267,26 +267,27 @@ SOLVER_CARDS = 12
 
 def _solved(solve: Callable[..., Any], state: PlayState, rows: np.ndarray, moves: Sequence[Move],
             wins: np.ndarray) -> np.ndarray:
-    """Exact results per (move, world) from ``ddzcore.solve``: it is given the
-    position after the move and answers whether the side to move there wins."""
+    """Exact results per (move, world) from ``ddzcore.solve`` (open hands,
+    the side to move's value of each move); a world the solver does not
+    finish within ``SOLVER_SECONDS`` keeps its playout results."""
     out = wins.copy()
-    me, ll = state.turn, state.landlord
     for i, row in enumerate(rows):
-        world = state.copy(stack=False)
-        world = PlayState([int(w) for w in row[:3]], landlord=ll, turn=world.turn, last=world.last,
-                          owner=world.owner if world.last is not None else None, rules=state.rules,
-                          bombs=world.bombs, landlord_plays=world.landlord_plays, farmer_plays=world.farmer_plays)
+        world = PlayState([int(w) for w in row[:3]], landlord=state.landlord, turn=state.turn, last=state.last,
+                          owner=state.owner if state.last is not None else None, rules=state.rules,
+                          bombs=state.bombs, landlord_plays=state.landlord_plays, farmer_plays=state.farmer_plays)
+        r = solve(world, timeout=SOLVER_SECONDS)
+        if getattr(r, "wins", None) is None:
+            continue
+        values = r.move_values
         for j, m in enumerate(moves):
-            world.push(m)
-            if world.is_over:
-                out[j, i] = 1
-            else:
-                r = solve(world)
-                to_move_wins = bool(getattr(r, "win", r))
-                same_side = (world.turn == ll) == (me == ll)
-                out[j, i] = to_move_wins == same_side
-            world.pop()
+            v = values.get(m)
+            if v is not None:
+                out[j, i] = v > 0
     return out
+
+
+#: Seconds the solver may spend on one sampled world before its playouts are kept.
+SOLVER_SECONDS = 0.02
 
 
 def hint(game: "Game | Observation | Hand | str", seat: Optional[int] = None, *, last: "Move | str | None" = None,

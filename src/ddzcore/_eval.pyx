@@ -117,7 +117,7 @@ cdef int rule_choice(const State* s, MoveRec* buf, Py_ssize_t n) noexcept nogil:
         if combo == C_PASS:
             continue
         main = info_main(buf[i].info)
-        is_bomb = combo >= C_BOMB
+        is_bomb = is_bomb_combo(combo)
         if not lead and is_bomb:
             continue
         nc = 0
@@ -152,7 +152,7 @@ cdef int rule_choice(const State* s, MoveRec* buf, Py_ssize_t n) noexcept nogil:
     best_key = 1 << 30
     for i in range(n):                 # the weakest bomb: rank bombs before the rocket
         combo = info_combo(buf[i].info)
-        if combo >= C_BOMB:
+        if is_bomb_combo(combo):
             tier = 3 if combo == C_ROCKET else 1
             key = 16 * tier + info_main(buf[i].info)
             if key < best_key:
