@@ -201,20 +201,18 @@ def arena(bots: Sequence["str | Bot"], deals: int = 100, seed: int = 0, rules: O
                                      "bot": names[seating[forfeit[0]]], "reason": forfeit[1]})
                 for role, members in (("landlord", {seating[0]}), ("farmer", {seating[1], seating[2]})):
                     won = landlord_won == (role == "landlord")
-                    for b in members:
-                        ff = forfeit is not None and seating[forfeit[0]] == b
+                    for member in members:
+                        ff = forfeit is not None and seating[forfeit[0]] == member
                         for key in (role, "all"):
-                            stats[names[b]][key].add(won, mult if won else -mult, ff)
+                            stats[names[member]][key].add(won, mult if won else -mult, ff)
                 done += 1
                 if progress is not None:
                     progress(done, total)
     finally:
-        for per_seat in seats:
-            for b in set(map(id, per_seat)):
-                bot = next(x for x in per_seat if id(x) == b)
-                close = getattr(bot, "close", None)
-                if close is not None:
-                    close()
+        for bot in {id(x): x for per_seat in seats for x in per_seat}.values():
+            close = getattr(bot, "close", None)
+            if close is not None:
+                close()
     for roles in stats.values():
         for st in roles.values():
             st.finish()

@@ -258,7 +258,7 @@ def move_values(state: PlayState, rows: np.ndarray, moves: Sequence[Move], polic
     solve = solver()
     if solve is not None and sum(_ncards(int(w)) for w in rows[0, :3]) <= SOLVER_CARDS:
         wins = _solved(solve, state, rows, moves, wins)
-    return wins.mean(axis=1)
+    return np.asarray(wins.mean(axis=1), np.float64)
 
 
 #: Cards left in play at or below which ``move_values`` asks the exact solver (when installed).
@@ -283,7 +283,7 @@ def _solved(solve: Callable[..., Any], state: PlayState, rows: np.ndarray, moves
             v = values.get(m)
             if v is not None:
                 out[j, i] = v > 0
-    return out
+    return np.asarray(out)
 
 
 #: Seconds the solver may spend on one sampled world before its playouts are kept.

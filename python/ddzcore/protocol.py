@@ -180,11 +180,11 @@ class ExecBot(Bot):
         if isinstance(msg, dict) and isinstance(msg.get("index"), int) and not isinstance(msg["index"], bool):
             k = msg["index"]
             if 0 <= k < len(legal):
-                return legal[k]  # type: ignore[no-any-return]
+                return legal[k]
             raise ProtocolError(self.name, f"index {k} is not legal ({len(legal)} legal actions): illegal action")
         if isinstance(msg, dict) and isinstance(msg.get("action"), str):
             try:
-                return legal[texts.index(msg["action"])]  # type: ignore[no-any-return]
+                return legal[texts.index(msg["action"])]
             except ValueError:
                 raise ProtocolError(self.name, f"played {msg['action']!r}, not a legal action") from None
         raise ProtocolError(self.name, f"answered {line[:80]!r}: expected {{\"action\": ...}} or {{\"index\": ...}}")

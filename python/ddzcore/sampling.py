@@ -79,7 +79,7 @@ def knowledge(obs: AnyObservation) -> Knowledge:
     for seat, action in obs.history:
         if isinstance(action, Move) and not action.is_pass:
             played[seat] += _counts(action.codes[0])
-            if isinstance(action, MarkedMove) and five and seat == obs.open_landlord:
+            if isinstance(action, MarkedMove) and isinstance(obs, FiveObservation) and seat == obs.open_landlord:
                 marked_played = True
     known = [np.zeros(15, np.int64) for _ in range(seats)]
     known[obs.player] = _counts(obs.hand.word)
@@ -94,8 +94,8 @@ def knowledge(obs: AnyObservation) -> Knowledge:
         r = m // 4 if m < 52 else m - 39   # 52 -> B (13), 53 -> R (14)
         known[obs.open_landlord][r] = max(known[obs.open_landlord][r], 1)
     counts = tuple(int(c) for c in obs.card_counts)
-    total_played = sum(played)
-    rest = _counts(deck) - total_played - sum(known)
+    total_played = np.sum(played, axis=0)
+    rest = _counts(deck) - total_played - np.sum(known, axis=0)
     if (rest < 0).any():
         raise InvalidDealError(f"seat {obs.player}'s observation holds more cards than the deck(s)")
     pool = _word(rest)

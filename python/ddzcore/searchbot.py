@@ -22,7 +22,7 @@ from . import _eval
 from .bots import AnyAction, AnyObservation, Bot, RuleBot
 from .evaluate import _check_rules, _play_state, move_values, win_probability
 from .five import FiveObservation
-from .game import Action, Phase
+from .game import Action, Observation, Phase
 from .moves import Move
 from .rules import Rules
 from .sampling import sample_deals
@@ -78,7 +78,7 @@ class SearchBot(Bot):
         return self._flow(obs)
 
     # -- calling, bidding, doubling ------------------------------------------------
-    def _flow(self, obs: AnyObservation) -> AnyAction:
+    def _flow(self, obs: Observation) -> AnyAction:
         legal = obs.legal_actions
         ph = obs.phase
         if ph in (Phase.SHOW_START, Phase.SHOW_EARLY):
