@@ -42,7 +42,7 @@ Z95 = 1.959963984540054
 
 def make_arena_bot(spec: str, seed: Optional[int] = None, timeout: float = 5.0) -> Bot:
     """A bot from its arena name: ``random``, ``rule``, ``search``,
-    ``exec:COMMAND`` (a program over the JSON-lines protocol,
+    ``rlcard`` (RLCard's rule agent, when rlcard is installed), ``exec:COMMAND`` (a program over the JSON-lines protocol,
     ``ddzcore.protocol``) or ``botzone:COMMAND`` (a Botzone FightTheLandlord2
     program, ``ddzcore.botzone``).  Raises ``ValueError`` for an unknown name."""
     if spec.startswith("exec:"):
@@ -51,6 +51,10 @@ def make_arena_bot(spec: str, seed: Optional[int] = None, timeout: float = 5.0) 
         from .botzone import BotzoneProgram
 
         return BotzoneProgram(spec[8:], timeout)
+    if spec == "rlcard":
+        from .rlcard_bot import RLCardRuleBot
+
+        return RLCardRuleBot(seed)
     return make_bot(spec, seed)
 
 

@@ -161,12 +161,8 @@ class RuleBot(Bot):
         if ph == Phase.ROB:
             return Action.ROB if s >= self.rob_at else Action.NO_ROB
         if ph == Phase.BID:
-            want = 3 if s >= self.rob_at + 1 else 2 if s >= self.call_at + 1 else 1 if s >= self.call_at else 0
-            best = Action.NO_BID
-            for a in legal:
-                if isinstance(a, Action) and a != Action.NO_BID and int(a) - Action.BID_1 + 1 <= want:
-                    best = a
-            return best
+            return highest_bid(legal, 3 if s >= self.rob_at + 1 else 2 if s >= self.call_at + 1
+                               else 1 if s >= self.call_at else 0)
         if ph == Phase.DOUBLE:
             return Action.DOUBLE if s >= self.double_at else Action.NO_DOUBLE
         return legal[0]
@@ -235,6 +231,15 @@ class RuleBot(Bot):
         if bombs.size and (danger or n_hand <= 6):  # the weakest bomb: by tier, then rank
             return moves[int(bombs[np.argmin(16 * _BOMB_TIER[combo[bombs]] + main[bombs])])]
         return moves[0]
+
+
+def highest_bid(legal: "Sequence[object]", want: int) -> Action:
+    """The highest legal point bid (叫分) of at most ``want`` points (0: ``NO_BID``)."""
+    best = Action.NO_BID
+    for a in legal:
+        if isinstance(a, Action) and a != Action.NO_BID and int(a) - Action.BID_1 + 1 <= want:
+            best = a
+    return best
 
 
 def _sides(obs: "Observation | FiveObservation") -> tuple[list[int], set[int]]:

@@ -341,14 +341,9 @@ class BotzoneProgram(Bot):
             self._io.start()
             self._io.send({"requests": self._requests, "responses": self._responses, "data": self._data,
                            "globaldata": self._global})
-        line = self._io.read_line(self.timeout)
-        try:
-            out = json.loads(line)
-        except ValueError:
-            self._io.close()
-            raise ProtocolError(self.name, f"answered {line[:80]!r}, which is not JSON") from None
+        out = self._io.read_json(self.timeout)
         if not isinstance(out, dict) or "response" not in out:
-            raise ProtocolError(self.name, f"answered {line[:80]!r}: no \"response\" field")
+            raise ProtocolError(self.name, f"answered {json.dumps(out)[:80]!r}: no \"response\" field")
         self._data, self._global = out.get("data", self._data), out.get("globaldata", self._global)
         self._responses.append(out["response"])
         try:

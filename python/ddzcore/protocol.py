@@ -130,6 +130,15 @@ class LineProcess:
         line, _, self._buf = self._buf.partition(b"\n")
         return line.decode("utf-8", "replace").strip()
 
+    def read_json(self, timeout: float) -> Any:
+        """The next line parsed as JSON; ``ProtocolError`` on timeout, exit or bad JSON."""
+        line = self.read_line(timeout)
+        try:
+            return json.loads(line)
+        except ValueError:
+            self.close()
+            raise ProtocolError(self.name, f"answered {line[:80]!r}, which is not JSON") from None
+
     def close(self) -> None:
         if self.proc is not None:
             if self.proc.poll() is None:
@@ -171,12 +180,8 @@ class ExecBot(Bot):
         legal = list(obs.legal_actions)
         texts = [action_text(a) for a in legal]
         self._io.send({"type": "act", "observation": observation_json(obs), "legal": texts})
-        line = self._io.read_line(self.timeout)
-        try:
-            msg = json.loads(line)
-        except ValueError:
-            self._io.close()
-            raise ProtocolError(self.name, f"answered {line[:80]!r}, which is not JSON") from None
+        msg = self._io.read_json(self.timeout)
+        line = json.dumps(msg)
         if isinstance(msg, dict) and isinstance(msg.get("index"), int) and not isinstance(msg["index"], bool):
             k = msg["index"]
             if 0 <= k < len(legal):

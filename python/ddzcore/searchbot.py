@@ -19,7 +19,7 @@ from typing import Optional, Sequence, cast
 import numpy as np
 
 from . import _eval
-from .bots import AnyAction, AnyObservation, Bot, RuleBot
+from .bots import AnyAction, AnyObservation, Bot, RuleBot, highest_bid
 from .evaluate import _check_rules, _play_state, move_values, win_probability
 from .five import FiveObservation
 from .game import Action, Observation, Phase
@@ -96,12 +96,8 @@ class SearchBot(Bot):
         if ph == Phase.ROB:
             return Action.ROB if p >= self.rob_at else Action.NO_ROB
         if ph == Phase.BID:
-            want = 3 if p >= self.rob_at + 0.1 else 2 if p >= self.rob_at else 1 if p >= self.call_at else 0
-            best = Action.NO_BID
-            for a in legal:
-                if isinstance(a, Action) and a != Action.NO_BID and int(a) - Action.BID_1 + 1 <= want:
-                    best = a
-            return best
+            return highest_bid(legal, 3 if p >= self.rob_at + 0.1 else 2 if p >= self.rob_at
+                               else 1 if p >= self.call_at else 0)
         if ph == Phase.DOUBLE:
             return Action.DOUBLE if p >= self.double_at and Action.DOUBLE in legal else Action.NO_DOUBLE
         return self._rule.act(obs)
