@@ -126,3 +126,36 @@ def test_searchbot_is_reproducible() -> None:
         g = play_game(Game(seed=8), [SearchBot(5, samples=30, time_budget=None), RuleBot(), RuleBot()])
         return [str(a) for _, a in g.observation(0).history]
     assert run() == run()
+
+
+def test_exact_solver_replaces_playouts_when_few_cards_remain(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``ddzcore.solve`` present, a small position's move values come
+    from it (one call per sampled world; unknown results keep the playouts)."""
+    import ddzcore.evaluate as ev
+
+    calls = []
+
+    class Result:
+        def __init__(self, wins: "bool | None", values: dict) -> None:  # type: ignore[type-arg]
+            self.wins, self.move_values = wins, values
+
+    def fake_solve(state: PlayState, timeout: float) -> Result:
+        calls.append(state.copy())
+        moves = list(state.legal_moves())
+        if len(calls) == 2:
+            return Result(None, {})  # ran out of time: that world keeps its playouts
+        return Result(True, {m: (1 if str(m.cards) == "4" else -1) for m in moves})
+
+    monkeypatch.setattr(ev, "solver", lambda: fake_solve)
+    s = PlayState(["34", "5", "6"], landlord=0)
+    rows = np.array([[s.hand_words[0], s.hand_words[1], s.hand_words[2], 0]] * 3, np.uint64)
+    moves = list(s.legal_moves())
+    playouts_only = np.asarray(_eval._move_values(s, np.ascontiguousarray(rows[:, :3]),
+                                                   np.array([m.codes[0] for m in moves], np.uint64),
+                                                   np.array([m.codes[1] for m in moves], np.uint64), 1, 0))
+    v = dict(zip((str(m.cards) for m in moves), move_values(s, rows, moves, "rule", 0)))
+    assert len(calls) == 3 and all(c.hand_words == s.hand_words for c in calls)
+    k4 = [str(m.cards) for m in moves].index("4")
+    k3 = [str(m.cards) for m in moves].index("3")
+    assert v["4"] == pytest.approx((2 + playouts_only[k4, 1]) / 3)
+    assert v["3"] == pytest.approx((0 + playouts_only[k3, 1]) / 3)
