@@ -89,3 +89,11 @@ def test_missing_program() -> None:
 
 def test_protocol_error_is_a_value_error() -> None:
     assert issubclass(ProtocolError, ValueError)
+
+
+def test_rlcard_rule_agent_plays_in_the_arena() -> None:
+    pytest.importorskip("rlcard", reason="optional peer (pip install rlcard)")
+    from ddzcore import Rules
+
+    r = arena(["rule", "rlcard"], deals=2, seed=5, rules=Rules.preset("rlcard"))
+    assert r.games == 4 and not r.forfeits

@@ -165,10 +165,18 @@ def test_keep_running_loop() -> None:
 DDZ = f"{sys.executable} -c 'from ddzcore.cli import main; main()'"
 
 
-@pytest.mark.parametrize("flags", ["", "--once"])
-def test_botzone_program_in_the_arena(flags: str) -> None:
+def _program_vs_rule(flags: str) -> None:
     """ddzcore's own Botzone bot (rule policy) as an external program plays like RuleBot."""
-    r = arena(["rule", f"botzone:{DDZ} botzone --bot rule {flags}"], deals=2, seed=4, rules=BZ, timeout=20)
+    r = arena(["rule", f"botzone:{DDZ} botzone --bot rule {flags}"], deals=1, seed=4, rules=BZ, timeout=30)
     assert not r.forfeits, r.forfeits
     a, b = r.stats["rule"], r.stats[r.bots[1]]
     assert a["all"].wins == b["all"].wins  # the same policy on both sides of every duplicate deal
+
+
+def test_botzone_program_in_the_arena() -> None:
+    _program_vs_rule("")  # keep-running: one process a game
+
+
+@pytest.mark.slow
+def test_botzone_program_started_every_turn() -> None:
+    _program_vs_rule("--once")  # a new process, and the whole history, every turn
