@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from ddzcore import legal_moves
@@ -47,3 +48,30 @@ def test_presets_and_errors() -> None:
     assert code == 2 and "'x'" in out
     code, out = run("moves", "3", "--rules", "nope")
     assert code == 2
+
+
+def test_newcomer_trial_points(monkeypatch) -> None:
+    """Empty input is an error; long inputs are quoted cut to 60 characters;
+    a bad wild rank is a typed error; a pass reads as pass; a huge listing
+    says how many first (issue 17's smaller points)."""
+    from ddzcore import PASS, Rules
+    from ddzcore.errors import DdzError
+    import ddzcore.cli as cli
+
+    for args in (("moves", ""), ("moves", "  "), ("classify", "")):
+        code, out = run(*args)
+        assert code == 2 and "is empty" in out
+    code, out = run("moves", "3" * 200)
+    assert code == 2 and "'" + "3" * 60 + "…'" in out and "3" * 61 not in out
+    code, out = run("moves", "33", "--last", "x" * 100)
+    assert code == 2 and "x" * 61 not in out
+    with pytest.raises(DdzError, match="Rules.wild must be a rank"):
+        Rules(wild="Z")
+    assert repr(PASS) == "Move('pass')"
+    code, out = run("moves", "33", "--last", "4")
+    assert code == 0 and out.splitlines()[1].split()[:2] == ["-", "pass"]
+    code, out = run("moves", "3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222BR", "--wild", "7", "--count")
+    assert code == 0 and out == "1683997 moves\n"
+    monkeypatch.setattr(cli, "_MANY", 100)
+    code, out = run("moves", "3334445556789TJQKA2B")
+    assert code == 0 and out.startswith("404 moves: listing them") and out.endswith("404 moves\n")

@@ -195,7 +195,7 @@ def test_simulate_five_players() -> None:
 
 def test_play_five_players(tmp_path: Path) -> None:
     path = tmp_path / "five.json"
-    code, out = run(["play", "--players", "5", "--seat", "4", "--seed", "3", "--record", str(path)], "1\n" * 600)
+    code, out = run(["play", "--players", "5", "--seat", "4", "--seed", "3", "--record", str(path)], "#1\n" * 600)
     assert code == 0, out
     assert "marked card" in out and "Game over" in out and "Settlement" in out and "hidden landlord" in out
     g = load(path)

@@ -18,7 +18,7 @@ def run(args: list[str], text: str = "") -> tuple[int, str]:
 
 def test_play_a_whole_game_choosing_the_first_action(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
-    code, out = run(["play", "--seed", "3", "--room", "100", "--rake", "5", "--record", str(path)], "1\n" * 400)
+    code, out = run(["play", "--seed", "3", "--room", "100", "--rake", "5", "--record", str(path)], "#1\n" * 400)
     assert code == 0, out
     assert "Your hand" in out and "Game over" in out and "Settlement" in out and "net beans" in out
     assert "♠" in out or "♥" in out or "♣" in out or "♦" in out  # cards drawn with suits
@@ -26,13 +26,14 @@ def test_play_a_whole_game_choosing_the_first_action(tmp_path: Path) -> None:
     assert game.is_terminal() and game.settlement().net[0] != 0
 
 
-def test_play_explains_bad_input_then_quitting_is_an_escape() -> None:
-    code, out = run(["play", "--seed", "4", "--no-shows", "--bots", "random"], "xyz\n77\n?\nq\n")
+def test_play_explains_bad_input_then_leaving_asks_and_is_an_escape() -> None:
+    code, out = run(["play", "--seed", "4", "--no-shows", "--bots", "random"], "xyz\n77\n?\nq\ny\n")
     assert code == 0, out
-    assert "No choice 77" in out
-    assert "'xyz' is not an action of the call phase; legal: no_call, call" in out
-    assert "rank notation" in out  # the help text
-    assert "escape" in out and "You escaped" in out and "-10" in out
+    assert "There is no 77 on screen: pick one of 1-2" in out
+    assert "'xyz' is not a choice here: type a number on screen (1, 2)" in out
+    assert "Calling (叫地主) offers" in out and "move notation" not in out  # the call phase's help
+    assert "Leaving now counts as an escape (逃跑): −10 beans (−10 points). Leave? [y/N]" in " ".join(out.split())
+    assert "You left the game" in out and "Penalty: -10 points for You" in out
 
 
 def test_play_types_cards() -> None:
@@ -43,12 +44,12 @@ def test_play_types_cards() -> None:
     g = Game(rules, seed=seed)
     g.apply(Action.BID_3)
     low = g.hand(0).ranks()[0].char  # the human's lowest card
-    typed = "=10" if low == "T" else f"={low}" if low.isdigit() else low
+    typed = "10" if low == "T" else low
     code, out = run(["play", "--seed", str(seed), "--bidding", "points", "--no-shows", "--no-doubling",
-                     "--bots", "random"], f"3\nBR3\n{typed}\n" + "1\n" * 300)
+                     "--bots", "random"], f"3\nBR3\n{typed}\n" + "#1\n" * 300)
     assert code == 0, out
-    assert "You: bid 3" in out and "You are the landlord" in out
-    assert "'BR3' is not a valid combination" in out  # a bad move is explained, then asked again
+    assert "You: bid 3" in out and "You are the landlord (地主)" in out
+    assert "You do not hold 3 B R" in out  # explained in screen notation
     shown = "10" if low == "T" else low
     assert f"You (landlord): {shown}  (single)" in out
 

@@ -523,7 +523,7 @@ def run(args: list[str], text: str = "") -> tuple[int, str]:
 
 def test_play_laizi_marks_wild_cards_and_records(tmp_path: Path) -> None:
     path = tmp_path / "laizi.json"
-    code, out = run(["play", "--laizi", "--seed", "3", "--room", "100", "--record", str(path)], "1\n" * 400)
+    code, out = run(["play", "--laizi", "--seed", "3", "--room", "100", "--record", str(path)], "#1\n" * 400)
     assert code == 0, out
     assert "show cards before the deal? (x4)" in out  # seed 002's flow
     assert "Wild rank (癞子) drawn:" in out and "*" in out
@@ -554,12 +554,12 @@ def test_play_laizi_typed_moves_with_several_readings() -> None:
     base = ["play", "--laizi", "--seed", str(seed), "--bidding", "points", "--no-shows", "--no-doubling",
             "--bots", "random"]
     # 1. type the cards, then choose the second reading by its number
-    code, out = run(base, f"3\n={cards}\n2\n" + "1\n" * 300)
+    code, out = run(base, f"3\n={cards}\n#2\n" + "#1\n" * 300)
     assert code == 0, out
     assert "can be played several ways" in out
     assert f"You (landlord): {move_text(readings[1], g.wild)}" in out
     # 2. or give the whole reading as CARDS|COMBO|MAIN|LENGTH
-    code, out = run(base, f"3\n{readings[-1]}\n" + "1\n" * 300)
+    code, out = run(base, f"3\n{readings[-1]}\n" + "#1\n" * 300)
     assert code == 0, out
     assert f"You (landlord): {move_text(readings[-1], g.wild)}" in out
 

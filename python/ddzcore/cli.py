@@ -1,15 +1,17 @@
 """The ``ddz`` command line (click).
 
-``ddz moves HAND [--last MOVE] [--rules PRESET] [--json]`` lists legal moves;
+``ddz moves HAND [--last MOVE] [--rules PRESET] [--json] [--count]`` lists legal moves;
 ``ddz classify CARDS`` lists the readings of a card set.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Iterable
+from typing import Iterable, Sized
 
 import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from .errors import DdzError
 from .generate import legal_moves
@@ -32,8 +34,18 @@ def _as_dict(m: Move) -> dict[str, object]:
     }
 
 
+_MANY = 20_000  # more moves than this: say how many first, then list them under a progress bar
+
+
 def _print_moves(moves: Iterable[Move], as_json: bool) -> None:
-    rows = [_as_dict(m) for m in moves]
+    n = len(moves) if isinstance(moves, Sized) else 0
+    if n > _MANY:
+        click.echo(f"{n:,} moves: listing them (Ctrl-C stops; --count prints only the count)", err=True)
+        with Progress(TextColumn("listing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                      console=Console(stderr=True), transient=True) as bar:
+            rows = [_as_dict(m) for m in bar.track(moves, total=n)]
+    else:
+        rows = [_as_dict(m) for m in moves]
     if as_json:
         click.echo(json.dumps(rows, ensure_ascii=False, indent=1))
         return
@@ -76,14 +88,20 @@ def main() -> None:
 @click.option("--wild", default=None, metavar="RANK",
               help="Laizi (癞子): the wild rank, 3..2; its cards stand for other ranks.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
-def moves(hand: str, last: str | None, preset: str, wild: str | None, as_json: bool) -> None:
+@click.option("--count", "only_count", is_flag=True, help="Print only the number of moves.")
+def moves(hand: str, last: str | None, preset: str, wild: str | None, as_json: bool, only_count: bool) -> None:
     """List every legal move of HAND (cards like 33445BR; T or 10 for ten,
     B small joker, R big joker)."""
+    if not hand.strip():
+        raise click.UsageError("HAND is empty: give cards like 33445BR")
     try:
         rules = _rules(preset, wild)
         result = legal_moves(hand, last, rules)
     except DdzError as e:
         raise click.UsageError(str(e)) from None
+    if only_count:
+        click.echo(f"{len(result)} move{'s' * (len(result) != 1)}")
+        return
     _print_moves(result, as_json)
 
 
@@ -96,6 +114,8 @@ def moves(hand: str, last: str | None, preset: str, wild: str | None, as_json: b
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 def classify_cmd(cards: str, preset: str, wild: str | None, as_json: bool) -> None:
     """List every reading of exactly CARDS (none: not a combination)."""
+    if not cards.strip():
+        raise click.UsageError("CARDS is empty: give cards like 333444")
     try:
         result = classify(cards, _rules(preset, wild))
     except DdzError as e:
@@ -110,9 +130,12 @@ if __name__ == "__main__":  # pragma: no cover
     main()
 
 from .cli_game import play, simulate  # noqa: E402  (the game commands, RULES.md 3-6)
+from .cli_replay import replay_cmd, view_cmd  # noqa: E402  (records: terminal and HTML replays)
 
 main.add_command(play)
 main.add_command(simulate)
+main.add_command(replay_cmd)
+main.add_command(view_cmd)
 
 from .cli_eval import COMMANDS as _EVAL_COMMANDS  # noqa: E402  (eval, hint, arena, botzone)
 

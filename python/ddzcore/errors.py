@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, Iterable
 
 __all__ = [
@@ -16,8 +17,25 @@ __all__ = [
 ]
 
 
+#: The most characters of a user's input an error message quotes (longer inputs end in "…").
+QUOTE_LIMIT = 60
+_QUOTED = re.compile("'[^'\n]*'|\"[^\"\n]*\"")  # quoted texts, paired left to right
+
+
+def _clip(m: "re.Match[str]") -> str:
+    text = m.group(0)
+    return text if len(text) <= QUOTE_LIMIT + 2 else f"{text[:QUOTE_LIMIT + 1]}…{text[-1]}"
+
+
 class DdzError(ValueError):
-    """Base class of every error ddzcore raises for bad input."""
+    """Base class of every error ddzcore raises for bad input.  A quoted
+    input longer than ``QUOTE_LIMIT`` characters is cut to its first 60 in
+    the message (``'3333…'``), so a long bad input never floods the screen."""
+
+    def __init__(self, *args: Any) -> None:
+        if args and isinstance(args[0], str):
+            args = (_QUOTED.sub(_clip, args[0]),) + args[1:]
+        super().__init__(*args)
 
 
 class InvalidCardsError(DdzError):

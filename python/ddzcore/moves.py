@@ -290,7 +290,7 @@ class Move:
         return f"{Hand._trusted(self._cards)}|{self.combo}|{RANK_CHARS[(self._info >> 5) & 0xF]}|{self.length}"
 
     def __repr__(self) -> str:
-        return f"Move({str(self)!r})"
+        return "Move('pass')" if self.is_pass else f"Move({str(self)!r})"  # Move("pass") is PASS
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Move):

@@ -27,8 +27,11 @@ recorded result and settlement against the replayed game.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
+import os
+import tempfile
 from pathlib import Path
 from typing import Any, Union
 
@@ -109,18 +112,26 @@ def _field(rec: dict[str, Any], key: str, kind: type) -> Any:
     return v
 
 
-def replay(record: dict[str, Any], check: bool = True) -> Game:
+def replay(record: "dict[str, Any] | str | os.PathLike[str]", check: bool = True) -> Game:
     """Rebuild a game from its record by replaying every action.
 
     With ``check`` the replayed result and settlement must equal the
-    recorded ones.  Raises ``RecordError`` for a malformed record, an action
+    recorded ones.  ``record`` is the record's dict, or a file's path (read
+    by ``load``).  Raises ``RecordError`` for a malformed record, an action
     the replay rejects, or a result that differs.  A ``ddzcore-five``
     record gives a ``FiveGame`` (``FiveGame.from_record``, RULES.md 8).
     """
+    if isinstance(record, (str, os.PathLike)):  # a file's path, or a record's JSON text
+        text = os.fspath(record)
+        return loads(text, check) if text.lstrip().startswith("{") else load(text, check)
     if isinstance(record, dict) and record.get("format") == "ddzcore-five":
         from .five import FiveGame
 
-        return FiveGame.from_record(record, check)  # type: ignore[return-value]
+        five = FiveGame.from_record(record, False)
+        if check:
+            _check_complete(record, five)
+            five = FiveGame.from_record(record, True)
+        return five  # type: ignore[return-value]
     if not isinstance(record, dict) or record.get("format") != FORMAT:
         raise RecordError(f"not a {FORMAT} record")
     if record.get("version") != VERSION:
@@ -146,8 +157,8 @@ def replay(record: dict[str, Any], check: bool = True) -> Game:
             raise
         raise RecordError(f"bad record set-up: {e}") from None
     for k, text in enumerate(_field(record, "actions", list)):
-        seat, action = parse_action_text(text, game.play_rules)
         try:
+            seat, action = parse_action_text(text, game.play_rules)
             if action == Action.ESCAPE and not isinstance(action, Move):
                 game.escape(seat)
                 continue
@@ -155,12 +166,13 @@ def replay(record: dict[str, Any], check: bool = True) -> Game:
                 raise RecordError(f"action {k} ({text!r}) is by seat {seat}, but seat "
                                   f"{game.current_player()} is to act")
             game.apply(action)
+        except RecordError as e:
+            raise e if str(e).startswith(f"action {k} ") else RecordError(f"action {k}: {e}") from None
         except DdzError as e:
-            if isinstance(e, RecordError):
-                raise
             raise RecordError(f"action {k} ({text!r}) does not replay: {e}") from None
     if check:
         result = record.get("result")
+        _check_complete(record, game)
         got = to_record(game)
         if result is not None and result != got["result"]:
             raise RecordError(f"replayed result {got['result']} differs from the recorded {result}")
@@ -168,6 +180,16 @@ def replay(record: dict[str, Any], check: bool = True) -> Game:
             if Settlement.from_dict(record["settlement"]) != game.settlement():
                 raise RecordError("the replayed settlement differs from the recorded one")
     return game
+
+
+def _check_complete(record: dict[str, Any], game: Any) -> None:
+    """Raise ``RecordError`` for a record whose result says the game is over
+    while its actions stop before the end (a truncated game)."""
+    result = record.get("result")
+    if isinstance(result, dict) and result.get("over") and not game.is_terminal():
+        raise RecordError(f"the record is truncated: its result says the game is over, but its "
+                          f"{len(game.history)} actions end in the {game.phase} phase with seat "
+                          f"{game.current_player()} to act")
 
 
 def dumps(game: Game) -> str:
@@ -191,18 +213,44 @@ def loads(text: str, check: bool = True) -> Game:
     try:
         record = json.loads(text)
     except json.JSONDecodeError as e:
-        raise RecordError(f"a record is JSON: {e}") from None
+        if not text[e.pos:].strip() or e.msg.startswith("Unterminated string"):  # the text stops short
+            raise RecordError(f"the record is truncated: its JSON stops at line {e.lineno}, column {e.colno} "
+                              f"({e.msg})") from None
+        raise RecordError(f"the record is not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
     return replay(record, check)
 
 
 def save(game: Game, path: Union[str, Path]) -> None:
-    """Write ``game``'s record to ``path`` (UTF-8 JSON)."""
-    Path(path).write_text(dumps(game), encoding="utf-8")
+    """Write ``game``'s record to ``path`` (UTF-8 JSON) atomically: a
+    temporary file in the same folder renamed over ``path``, so a failed
+    write never leaves half a record.  Raises ``OSError`` if it cannot."""
+    path = Path(path)
+    text = dumps(game)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.chmod(tmp, 0o644)  # mkstemp makes it owner-only; a record is an ordinary file
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 
 def load(path: Union[str, Path], check: bool = True) -> Game:
-    """Replay the record in the file ``path``.  Raises ``RecordError``."""
-    return loads(Path(path).read_text(encoding="utf-8"), check)
+    """Replay the record in the file ``path``.  Raises ``RecordError`` for a
+    bad record (saying what is wrong: not JSON, with the line; truncated;
+    the wrong format version; an action that does not replay, with its
+    index) and ``OSError`` for a file that cannot be read."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        raise RecordError(f"{path} is not a record: not UTF-8 text ({e.reason} at byte {e.start})") from None
+    try:
+        return loads(text, check)
+    except RecordError as e:
+        raise RecordError(f"{path}: {e}") from None
 
 
 def transcript(game: Game) -> str:

@@ -140,7 +140,9 @@ class Rules:
             except ValueError:
                 rank = None
             if rank is None or rank > Rank.TWO:
-                raise ValueError(f"Rules.wild must be a rank 3..2 or None, not {self.wild!r}")
+                from .errors import InvalidCardsError  # typed like every bad rank (docs/rules.md §7)
+
+                raise InvalidCardsError(f"Rules.wild must be a rank 3..2 or None, not {self.wild!r}")
             if self.decks != 1:
                 raise ValueError("Rules.wild (laizi) needs decks=1")
             object.__setattr__(self, "wild", rank.char)
