@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional, Protocol, Sequence, TypeVar, Union, cast
+from typing import Any, Callable, Iterable, Optional, Protocol, Sequence, TypeVar, Union, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -233,7 +233,7 @@ class RuleBot(Bot):
         return moves[0]
 
 
-def highest_bid(legal: "Sequence[object]", want: int) -> Action:
+def highest_bid(legal: "Iterable[object]", want: int) -> Action:
     """The highest legal point bid (叫分) of at most ``want`` points (0: ``NO_BID``)."""
     best = Action.NO_BID
     for a in legal:

@@ -30,7 +30,7 @@ class RLCardRuleBot(Bot):
 
     def __init__(self, seed: Optional[int] = None) -> None:
         try:
-            from rlcard.models.doudizhu_rule_models import DouDizhuRuleAgentV1
+            from rlcard.models.doudizhu_rule_models import DouDizhuRuleAgentV1  # type: ignore[import-untyped,import-not-found,unused-ignore]
         except ImportError as e:  # pragma: no cover - depends on the environment
             raise ImportError(f"the rlcard bot needs RLCard: pip install rlcard ({e})") from None
         self._agent: Any = DouDizhuRuleAgentV1()
@@ -43,7 +43,7 @@ class RLCardRuleBot(Bot):
             return self._rule.act(obs)
         legal = list(cast(Sequence[Move], obs.legal_actions))
         texts = [str(m.cards) or "pass" for m in legal]
-        raw = {
+        raw: dict[str, Any] = {
             "trace": [(s, str(a.cards) or "pass") for s, a in obs.history if isinstance(a, Move)],
             "current_hand": str(obs.hand),
             "actions": texts,
