@@ -87,6 +87,15 @@ def test_kernel_matches_reference(pos) -> None:  # type: ignore[no-untyped-def]
     assert set(ours) == ref_legal(pos.hand, last, ref_rules(BZ))
 
 
+@pytest.mark.slow
+def test_kernel_matches_reference_sweep() -> None:
+    """1,000+ seeded positions under Botzone's rules: leads of 17 and 20 cards, follows of every type."""
+    sweep = positions(seed=20261201, rules=BZ, leads=72, follows_per_combo=72)
+    assert len(sweep) >= 1000
+    for pos in sweep:
+        test_kernel_matches_reference(pos)
+
+
 def test_shuttle_follows_match_reference() -> None:
     for hand, last in [("33334444555566667777888", "33334444"), ("4444555566667777B", "333344445678"),
                        ("44445555667788992", "3333444455667788")]:
