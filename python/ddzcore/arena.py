@@ -42,7 +42,8 @@ Z95 = 1.959963984540054
 
 def make_arena_bot(spec: str, seed: Optional[int] = None, timeout: float = 5.0) -> Bot:
     """A bot from its arena name: ``random``, ``rule``, ``search``,
-    ``rlcard`` (RLCard's rule agent, when rlcard is installed), ``exec:COMMAND`` (a program over the JSON-lines protocol,
+    ``rlcard`` (RLCard's rule agent, when rlcard is installed),
+    ``exec:COMMAND`` (a program over the JSON-lines protocol,
     ``ddzcore.protocol``) or ``botzone:COMMAND`` (a Botzone FightTheLandlord2
     program, ``ddzcore.botzone``).  Raises ``ValueError`` for an unknown name."""
     if spec.startswith("exec:"):

@@ -30,7 +30,9 @@ class RLCardRuleBot(Bot):
 
     def __init__(self, seed: Optional[int] = None) -> None:
         try:
-            from rlcard.models.doudizhu_rule_models import DouDizhuRuleAgentV1  # type: ignore[import-untyped,import-not-found,unused-ignore]
+            from rlcard.models.doudizhu_rule_models import (  # type: ignore[import-untyped,import-not-found,unused-ignore]
+                DouDizhuRuleAgentV1,
+            )
         except ImportError as e:  # pragma: no cover - depends on the environment
             raise ImportError(f"the rlcard bot needs RLCard: pip install rlcard ({e})") from None
         self._agent: Any = DouDizhuRuleAgentV1()
