@@ -60,6 +60,7 @@ extensions = [
     extension("_kernel"),      # move generation (RULES.md 2, 8)
     extension("_movelist"),    # MoveList and the single-position calls
     extension("_state"),       # native play state, perft, self-play (RULES.md 3-4)
+    extension("_solver"),      # endgame solver and minimum plays (docs/rules.md §3, §6)
     extension("_eval"),        # sampling hidden cards and playouts (hand evaluation)
 ]
 

@@ -50,6 +50,7 @@ from .five import (
     FiveAction, FiveCard, FiveGame, FiveObservation, FivePhase, FiveStats, MarkedMove, parse_five_cards, run_five_games,
 )
 from .settlement import FiveMultiplier, FiveSettlement, settle_five
+from .solver import MinPlays, SolveResult, min_plays, min_plays_batch, solve
 from .sampling import sample_deals
 from .evaluate import Hint, WinEstimate, hint, win_probability
 from .arena import ArenaResult, arena
@@ -122,6 +123,12 @@ __all__ = [
     "settle_five",
     "FiveStats",
     "run_five_games",
+    # the endgame solver and minimum plays (docs/rules.md §2-§3, §6)
+    "solve",
+    "SolveResult",
+    "min_plays",
+    "min_plays_batch",
+    "MinPlays",
     # hand evaluation, hints and the arena
     "sample_deals",
     "win_probability",

@@ -131,11 +131,13 @@ if __name__ == "__main__":  # pragma: no cover
 
 from .cli_game import play, simulate  # noqa: E402  (the game commands, RULES.md 3-6)
 from .cli_replay import replay_cmd, view_cmd  # noqa: E402  (records: terminal and HTML replays)
+from .cli_solve import solve_cmd  # noqa: E402  (the endgame solver, docs/rules.md §3, §6)
 
 main.add_command(play)
 main.add_command(simulate)
 main.add_command(replay_cmd)
 main.add_command(view_cmd)
+main.add_command(solve_cmd)
 
 from .cli_eval import COMMANDS as _EVAL_COMMANDS  # noqa: E402  (eval, hint, arena, botzone)
 

@@ -22,6 +22,16 @@ _F_KICKER_BOMB = 16
 _F_TWO_DECKS = 32
 _F_SHUTTLE = 1 << 18  # bits 18-21: Botzone's combinations (bit 18: the shuttle)
 
+#: Combinations a rule set may ban (禁手, ``Rules.banned``), with their Combo
+#: values; the kernel keeps one flag bit for each (bits.pxd ``banned_mask``).
+BANNABLE = {"trio": 3, "trio_single": 4, "trio_pair": 5, "straight": 6, "pair_chain": 7, "plane": 8,
+            "plane_single": 9, "plane_pair": 10, "four_two_single": 11, "four_two_pair": 12, "bomb": 13}
+
+
+def _banned_bits(combo: int) -> int:
+    """The flag bit of a banned combo: 3, 4 -> bits 6, 7; 5..13 -> bits 22..30."""
+    return 1 << (combo + 3 if combo < 5 else combo + 17)
+
 
 @dataclass(frozen=True)
 class Rules:
@@ -51,6 +61,14 @@ class Rules:
     - ``wild``: the laizi (癞子) wild rank for analysis, a rank character of
       ``3..2`` (``"7"``; ``Rank`` or ``"10"`` accepted and normalised), or
       ``None``; its cards stand for other ranks (RULES.md 7).  One deck only.
+    - ``banned``: combination types that are never moves (禁手, puzzle
+      rules), a tuple of ``Combo`` names from ``BANNABLE``: ``"trio"``,
+      ``"trio_single"`` (3+1), ``"trio_pair"`` (3+2), ``"straight"``,
+      ``"pair_chain"``, ``"plane"``, ``"plane_single"``, ``"plane_pair"``,
+      ``"four_two_single"``, ``"four_two_pair"``, ``"bomb"``.  Any iterable of
+      names or ``Combo`` values is accepted and normalised to a sorted tuple
+      of names; move generation honours it everywhere (the kernel).  Singles,
+      pairs and the rocket cannot be banned (every hand must stay playable).
 
     Game flow (RULES.md sections 4-6; used by ``Game``, ignored by move
     generation, so ``flags`` does not depend on them):
@@ -94,6 +112,7 @@ class Rules:
     decks: int = 1
     two_jokers_above: int = 4
     wild: "str | None" = None
+    banned: "tuple[str, ...]" = ()
     shuttle: bool = False
 
     # -- game flow (RULES.md 4-6); not part of ``flags`` ----------------------
@@ -146,10 +165,27 @@ class Rules:
             if self.decks != 1:
                 raise ValueError("Rules.wild (laizi) needs decks=1")
             object.__setattr__(self, "wild", rank.char)
+        object.__setattr__(self, "banned", self._check_banned())
         if self.shuttle and (self.decks != 1 or self.wild is not None):
             raise ValueError("Rules.shuttle (航天飞机) needs one deck without wild cards (decks=1, wild=None)")
         self._check_flow()
         object.__setattr__(self, "_flags", self._make_flags())
+
+    def _check_banned(self) -> "tuple[str, ...]":
+        """``banned`` as a sorted tuple of names (``ValueError`` naming a bad one)."""
+        if isinstance(self.banned, str):
+            raise ValueError(f"Rules.banned must be a tuple of combination names, not the string {self.banned!r}")
+        try:
+            items = list(self.banned)
+        except TypeError:
+            raise ValueError(f"Rules.banned must be a tuple of combination names, not {self.banned!r}") from None
+        names = set()
+        for b in items:
+            name = b.name.lower() if hasattr(b, "name") else b
+            if name not in BANNABLE:
+                raise ValueError(f"Rules.banned: {b!r} cannot be banned; choose from {sorted(BANNABLE)}")
+            names.add(name)
+        return tuple(sorted(names, key=BANNABLE.__getitem__))
 
     def _check_flow(self) -> None:
         """Validate the game-flow fields (``ValueError`` naming the field)."""
@@ -202,6 +238,7 @@ class Rules:
             | _F_SHUTTLE * self.shuttle
             | (0 if self.wild is None else ("3456789TJQKA2".index(self.wild) + 1) << 8)
             | (self.two_jokers_above - 4) << 12
+            | sum(_banned_bits(BANNABLE[b]) for b in self.banned)
         )
 
 

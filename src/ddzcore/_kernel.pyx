@@ -47,6 +47,7 @@ cdef struct Gen:
     Py_ssize_t cap          # records the buffer holds
     int size                # classify mode: the card count every move must have (0: any)
     int flags
+    unsigned int banned     # banned combinations (禁手), a mask over Combo values
     u64 hand
     # Rank masks of the cards main parts are built from (the hand; laizi: its naturals).
     unsigned int at_least[9]  # at_least[k]: bit r set when there are >= k cards of rank r
@@ -62,6 +63,8 @@ cdef struct Gen:
 
 
 cdef inline void emit(Gen* g, u64 cards, u64 info) noexcept nogil:
+    if (g.banned >> (info & 0x1F)) & 1:
+        return
     if g.n < g.cap:
         g.out[g.n].cards = cards
         g.out[g.n].info = info
@@ -116,6 +119,7 @@ cdef void setup(Gen* g, u64 hand, int flags, MoveRec* out, Py_ssize_t cap) noexc
     g.cap = cap
     g.size = 0
     g.flags = flags
+    g.banned = banned_mask(flags)
     g.hand = hand
     g.wild = ((flags >> 8) & 0xF) - 1
     g.nw = count_of(hand, g.wild) if g.wild >= 0 else 0

@@ -208,6 +208,15 @@ cdef inline uint32_t rng_below(Rng* r, uint32_t n) noexcept nogil:
 
 # ---------------------------------------------------------------- exported
 
+# A growable move buffer (malloc'd records p[0:cap]; start from NULL, 0).
+cdef struct Buf:
+    MoveRec* p
+    Py_ssize_t cap
+
+# Make room for n records in *b, keeping its contents (at least doubling);
+# False when out of memory.
+cdef bint buf_reserve(Buf* b, Py_ssize_t n) noexcept nogil
+
 # Perft: play sequences of exactly `depth` moves from s (passes count; a game
 # that ends earlier contributes nothing below its end; depth 0 counts 1).
 # s is restored on return.  -1 when the move buffers cannot be allocated.

@@ -86,11 +86,6 @@ cdef void deal(Rng* r, u64* hands, u64* bottom) noexcept nogil:
 
 # ---------------------------------------------------------------- move buffers
 
-cdef struct Buf:
-    MoveRec* p
-    Py_ssize_t cap
-
-
 cdef bint buf_reserve(Buf* b, Py_ssize_t n) noexcept nogil:
     """Make room for n records (keeping the contents); False when out of memory."""
     cdef MoveRec* p

@@ -72,6 +72,10 @@ cdef enum:
     F_SHUTTLE = 1 << 18       # consecutive quads (航天飞机) are a combination (Botzone); bits 19-21 reserved
     # bits 8-11: the laizi wild rank + 1 (0: no wild cards), RULES.md 7
     # bits 12-13: two decks: two jokers beat card bombs of up to 4 + this many cards (RULES.md 8)
+    # bits 6, 7, 22-30: banned combinations (禁手), one bit per combo C_TRIO..C_BOMB:
+    #   combo 3 -> bit 6, combo 4 -> bit 7, combo c in 5..13 -> bit c + 17 (see banned_mask)
+    F_BANNED_LO = 0xC0            # bits 6-7: C_TRIO, C_TRIO_SINGLE
+    F_BANNED_HI = 0x7FC00000      # bits 22-30: C_TRIO_PAIR .. C_BOMB
 
 cdef extern from *:
     """
@@ -125,6 +129,12 @@ cdef inline bint contains(u64 hand, u64 part) noexcept nogil:
 cdef inline u64 make_info(int combo, int main, int length) noexcept nogil:
     """Pack a reading.  make_info(C_PAIR, 0, 1) is a pair of 3s."""
     return <u64>combo | (<u64>main << 5) | (<u64>length << 9)
+
+
+cdef inline unsigned int banned_mask(int flags) noexcept nogil:
+    """The banned combinations of `flags` as a mask over Combo values (bit c
+    set: combo c is never a move).  banned_mask(0x40) == 1 << C_TRIO."""
+    return (<unsigned int>(flags & F_BANNED_LO) >> 3) | (<unsigned int>(flags & F_BANNED_HI) >> 17)
 
 
 cdef inline int info_combo(u64 info) noexcept nogil:
