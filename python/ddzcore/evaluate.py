@@ -15,6 +15,7 @@ chooses), or any ``Bot`` (played through ``Game``: slow, for checks).
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
@@ -242,12 +243,14 @@ def _plays_left(state: PlayState, move: Move) -> int:
 
 
 def move_values(state: PlayState, rows: np.ndarray, moves: Sequence[Move], policy: str = "rule",
-                seed: int = 0) -> np.ndarray:
+                seed: int = 0, deadline: Optional[float] = None) -> np.ndarray:
     """Win share of the mover's side after each of ``moves`` (float64, shape
     ``(len(moves),)``), each played in every sampled world ``rows`` and then
     played out with ``policy`` (``"random"`` or ``"rule"``); every move meets
     the same worlds and random streams.  When ``ddzcore.solve`` exists and
-    the world has few cards (``SOLVER_CARDS``), the exact result replaces the playout."""
+    the world has few cards (``SOLVER_CARDS``), the exact result replaces the
+    playout, world by world until ``deadline`` (a ``time.perf_counter()``
+    value; ``None``: no limit)."""
     code, _ = _policy(policy)
     if not moves or not len(rows):
         return np.zeros(len(moves))
@@ -257,7 +260,7 @@ def move_values(state: PlayState, rows: np.ndarray, moves: Sequence[Move], polic
                                          seed % (1 << 64)), np.float64)
     solve = solver()
     if solve is not None and sum(_ncards(int(w)) for w in rows[0, :3]) <= SOLVER_CARDS:
-        wins = _solved(solve, state, rows, moves, wins)
+        wins = _solved(solve, state, rows, moves, wins, deadline)
     return np.asarray(wins.mean(axis=1), np.float64)
 
 
@@ -266,12 +269,14 @@ SOLVER_CARDS = 12
 
 
 def _solved(solve: Callable[..., Any], state: PlayState, rows: np.ndarray, moves: Sequence[Move],
-            wins: np.ndarray) -> np.ndarray:
+            wins: np.ndarray, deadline: Optional[float]) -> np.ndarray:
     """Exact results per (move, world) from ``ddzcore.solve`` (open hands,
     the side to move's value of each move); a world the solver does not
     finish within ``SOLVER_SECONDS`` keeps its playout results."""
     out = wins.copy()
     for i, row in enumerate(rows):
+        if deadline is not None and time.perf_counter() > deadline:
+            break
         world = PlayState([int(w) for w in row[:3]], landlord=state.landlord, turn=state.turn, last=state.last,
                           owner=state.owner if state.last is not None else None, rules=state.rules,
                           bombs=state.bombs, landlord_plays=state.landlord_plays, farmer_plays=state.farmer_plays)
@@ -287,7 +292,7 @@ def _solved(solve: Callable[..., Any], state: PlayState, rows: np.ndarray, moves
 
 
 #: Seconds the solver may spend on one sampled world before its playouts are kept.
-SOLVER_SECONDS = 0.02
+SOLVER_SECONDS = 0.005
 
 
 def hint(game: "Game | Observation | Hand | str", seat: Optional[int] = None, *, last: "Move | str | None" = None,

@@ -3,8 +3,9 @@
 At each play decision the bot deals the cards it cannot see at random,
 consistently with what it knows (``ddzcore.sampling``: a "world" each),
 plays every candidate move in every world and the game on from there with
-the native rule policy (or the exact solver, ``ddzcore.solve``, when it is
-installed and few cards remain), and plays the move its side wins most
+the native rule policy (or, when at most ``evaluate.SOLVER_CARDS`` cards
+remain, the exact solver ``ddzcore.solve``, world by world while the time
+budget lasts), and plays the move its side wins most
 often.  Worlds come in batches until the sample budget is spent or the time
 budget runs out.  Calling (叫地主), robbing (抢地主), point bids (叫分) and
 doubling (加倍) compare ``win_probability`` of its hand with thresholds.
@@ -133,7 +134,8 @@ class SearchBot(Bot):
         done = 0
         while done < self.samples:
             n = min(self.batch, self.samples - done)
-            total += move_values(state, rows[done:done + n], cands, "rule", (seed + done) % (1 << 64)) * n
+            deadline = None if self.time_budget is None else start + self.time_budget
+            total += move_values(state, rows[done:done + n], cands, "rule", (seed + done) % (1 << 64), deadline) * n
             done += n
             elapsed = time.perf_counter() - start
             if self.time_budget is not None and elapsed * (done + self.batch) / done > self.time_budget:
