@@ -20,6 +20,8 @@ _F_JOKERS_BOTH = 4
 _F_WING_TRIO_ADJ = 8
 _F_KICKER_BOMB = 16
 _F_TWO_DECKS = 32
+_F_WING_BOMB = 1 << 14
+_F_DZ_READ = 1 << 15
 _F_SHUTTLE = 1 << 18  # bits 18-21: Botzone's combinations (bit 18: the shuttle)
 
 #: Combinations a rule set may ban (禁手, ``Rules.banned``), with their Combo
@@ -49,6 +51,13 @@ class Rules:
       rank adjacent to the chain (333444555666+777+8); RLCard forbids it.
     - ``kicker_bomb``: kickers may hold all four cards of a rank (RULES.md's
       decision: never).
+    - ``wing_bomb``: a plane's single wings may hold all four cards of a rank
+      (333444555666+7777); pairs and four-with-two kickers never do (DouZero).
+    - ``douzero_follow``: the move to beat is read from its cards alone, as
+      DouZero's ``move_detector.get_move_type`` reads them, and compared as
+      DouZero compares (planes with single wings by the highest rank held
+      exactly three times, wings included; a set it cannot type is answered
+      only by bombs and the rocket).
     - ``decks``: 1, or 2 for the five-player two-deck rules (RULES.md 8).
     - ``two_jokers_above``: two decks: two jokers beat card bombs of up to
       this many cards (4, 5 or 6) and lose to bigger ones; RULES.md 8's
@@ -109,6 +118,8 @@ class Rules:
     jokers_both_kickers: bool = True
     wing_trio_adjacent: bool = True
     kicker_bomb: bool = False
+    wing_bomb: bool = False
+    douzero_follow: bool = False
     decks: int = 1
     two_jokers_above: int = 4
     wild: "str | None" = None
@@ -137,6 +148,8 @@ class Rules:
         "rlcard": {"jokers_both_kickers": False, "wing_trio_adjacent": False},
         # OpenSpiel: 25,661 card sets as 26,053 readings.
         "openspiel": {"four_two": False, "jokers_both_kickers": False},
+        # DouZero (douzero.env): GameEnv.get_legal_card_play_actions's card sets.
+        "douzero": {"wing_bomb": True, "douzero_follow": True},
         # Laizi rooms (RULES.md 7): seed 002's game flow; move generation as standard.
         "laizi": {"laizi": True, "show_start": 4, "show_deal_early": 0, "show_deal_late": 0, "show_bottom": 2,
                   "show_combine": "product"},
@@ -204,14 +217,16 @@ class Rules:
             raise ValueError(f"Rules.max_redeals must be None or an int >= 0, not {m!r}")
         if self.laizi_bombs not in ("tiered", "plain"):
             raise ValueError(f"Rules.laizi_bombs must be 'tiered' or 'plain', not {self.laizi_bombs!r}")
+        if (self.wing_bomb or self.douzero_follow) and (self.decks != 1 or self.wild is not None):
+            raise ValueError("Rules.wing_bomb and Rules.douzero_follow (DouZero) need decks=1 and no wild rank")
         if self.laizi and self.decks != 1:
             raise ValueError("Rules.laizi (a laizi room) needs decks=1")
 
     @classmethod
     def preset(cls, name: str, **overrides: Any) -> "Rules":
-        """A named rule set ("standard", "rlcard", "openspiel", "botzone"
-        (Botzone's FightTheLandlord2), or "laizi": a laizi room with seed
-        002's game flow), optionally adjusted."""
+        """A named rule set ("standard", "rlcard", "openspiel", "douzero",
+        "botzone" (Botzone's FightTheLandlord2), or "laizi": a laizi room
+        with seed 002's game flow), optionally adjusted."""
         try:
             base = cls.PRESETS[name]
         except KeyError:
@@ -235,6 +250,8 @@ class Rules:
             | _F_WING_TRIO_ADJ * self.wing_trio_adjacent
             | _F_KICKER_BOMB * self.kicker_bomb
             | _F_TWO_DECKS * (self.decks == 2)
+            | _F_WING_BOMB * self.wing_bomb
+            | _F_DZ_READ * self.douzero_follow
             | _F_SHUTTLE * self.shuttle
             | (0 if self.wild is None else ("3456789TJQKA2".index(self.wild) + 1) << 8)
             | (self.two_jokers_above - 4) << 12

@@ -32,3 +32,7 @@ cdef bint valid_reading(u64 cards, u64 info, int flags) noexcept nogil
 
 # A new MOVE_DTYPE NumPy array holding a copy of recs[0:n] (needs the GIL).
 cdef object records_to_array(MoveRec* recs, Py_ssize_t n)
+
+# How DouZero's move_detector reads a card set: a reading (combo, main,
+# length), combo 0x1F when it finds no type (RULES.md outside: DouZero).
+cdef u64 dz_read(u64 cards) noexcept nogil

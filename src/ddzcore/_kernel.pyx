@@ -41,6 +41,19 @@ MOVE_DTYPE = np.dtype([("cards", "<u8"), ("info", "<u8")])
 cdef cnp.dtype _MOVE_DESCR = MOVE_DTYPE
 
 
+cdef extern from *:
+    """
+    #if defined(_MSC_VER)
+    #include <intrin.h>
+    static __inline int ddz_clz_u(unsigned int x) { unsigned long i; _BitScanReverse(&i, x); return 31 - (int)i; }
+    #else
+    static inline int ddz_clz_u(unsigned int x) { return __builtin_clz(x); }
+    #endif
+    """
+    # Leading zero bits of a non-zero x.
+    int __builtin_clz_u "ddz_clz_u" (unsigned int x) noexcept nogil
+
+
 cdef struct Gen:
     MoveRec* out
     Py_ssize_t n            # moves found (may exceed cap)
@@ -69,6 +82,16 @@ cdef inline void emit(Gen* g, u64 cards, u64 info) noexcept nogil:
         g.out[g.n].cards = cards
         g.out[g.n].info = info
     g.n += 1
+
+
+cdef inline int top_trio(u64 w) noexcept nogil:
+    """The highest rank index held exactly three times in w, -1 if none.
+    top_trio(0x3033) == 3 (333444 + 666: the 6s)."""
+    cdef int r, top = -1
+    for r in range(N_RANKS):
+        if count_of(w, r) == 3:
+            top = r
+    return top
 
 
 cdef inline bint size_ok(Gen* g, int n) noexcept nogil:
@@ -137,7 +160,7 @@ cdef void setup(Gen* g, u64 hand, int flags, MoveRec* out, Py_ssize_t cap) noexc
         g.at_least[k + 5] = (hi >> (16 * k)) & 0x7FFF
     # RULES.md 2: kickers never hold all four cards of a rank (two decks: never
     # four or more); jokers count as singles, never a kicker pair.
-    g.most = (8 if flags & F_KICKER_BOMB else 3) if flags & F_KICKER_REPEAT else 1
+    g.most = (8 if flags & F_KICKER_BOMB else 4 if flags & F_WING_BOMB else 3) if flags & F_KICKER_REPEAT else 1
     g.twice = 0
     if flags & F_KICKER_REPEAT:
         g.twice = g.at_least[2] & (0x7FFF if flags & F_JOKERS_BOTH else 0x1FFF)
@@ -618,6 +641,117 @@ cdef void lz_all(Gen* g) noexcept nogil:
     lz_bombs(g, -1)
 
 
+# ---------------------------------------------------------------- DouZero's reading (F_DZ_READ)
+
+cdef enum:
+    DZ_WRONG = 0x1F      # a combo value no reading has: DouZero's TYPE_15_WRONG
+
+
+cdef inline bint dz_run(unsigned int ranks) noexcept nogil:
+    """Whether the set ranks are consecutive within 3..A (DouZero's
+    is_continuous_seq over its card codes: A and 2 are not adjacent)."""
+    cdef unsigned int low = ranks & (0u - ranks)
+    if ranks == 0:
+        return False
+    if ranks == low:               # one rank: trivially continuous
+        return True
+    return (ranks & ~0xFFFu) == 0 and ((ranks + low) & ranks) == 0
+
+
+cdef u64 dz_read(u64 cards) noexcept nogil:
+    """How DouZero's move_detector.get_move_type reads a card set, as a
+    reading (combo, main, length); combo DZ_WRONG for TYPE_15_WRONG.
+
+    It reads the cards alone, in DouZero's order of tests: a continuous run
+    of singles before 3+2, 4+2 (6 cards) and 4+2+2 (8 cards; two quads
+    too) before chains; 12 cards of four consecutive trios are a plane, not
+    a plane with single wings; four trios with one out of line are a
+    three-trio plane with those three cards as wings; a four in the wings
+    of a plane is no type.
+    """
+    cdef int n = card_total(cards), r, c, distinct = 0, top = -1, qtop = -1
+    cdef int cnt[5]
+    cdef unsigned int m[5]
+    cdef unsigned int s3, hi, lo
+    for c in range(5):
+        cnt[c] = 0
+        m[c] = 0
+    for r in range(N_RANKS):
+        c = count_of(cards, r)
+        if c:
+            distinct += 1
+            cnt[c] += 1
+            m[c] |= 1u << r
+            top = r
+            if c == 4:
+                qtop = r
+    if n == 1:
+        return make_info(C_SINGLE, top, 1)
+    if n == 2:
+        if cnt[2] == 1:
+            return make_info(C_PAIR, top, 1)
+        if m[1] == (1u << R_SMALL | 1u << R_BIG):
+            return make_info(C_ROCKET, R_BIG, 1)
+        return DZ_WRONG
+    if n == 3:
+        return make_info(C_TRIO, top, 1) if cnt[3] == 1 else DZ_WRONG
+    if n == 4:
+        if cnt[4] == 1:
+            return make_info(C_BOMB, top, 1)
+        if cnt[3] == 1 and cnt[1] == 1:
+            return make_info(C_TRIO_SINGLE, ddz_ctz(m[3]), 1)
+        return DZ_WRONG
+    if cnt[1] == distinct and dz_run(m[1]):
+        return make_info(C_STRAIGHT, top, n)
+    if n == 5:
+        # DouZero's rank is the middle card: the trio of 3+2
+        return make_info(C_TRIO_PAIR, ddz_ctz(m[3]), 1) if distinct == 2 and cnt[3] == 1 else DZ_WRONG
+    if n == 6 and (distinct == 2 or distinct == 3) and cnt[4] == 1 and (cnt[2] == 1 or cnt[1] == 2):
+        return make_info(C_FOUR_TWO_SINGLE, qtop, 1)
+    if n == 8 and (((distinct == 2 or distinct == 3) and cnt[4] == 1 and cnt[2] == 2) or cnt[4] == 2):
+        return make_info(C_FOUR_TWO_PAIR, qtop, 1)
+    if cnt[2] == distinct and dz_run(m[2]):
+        return make_info(C_PAIR_CHAIN, top, distinct)
+    if cnt[3] == distinct and dz_run(m[3]):
+        return make_info(C_PLANE, top, distinct)
+    if cnt[3] >= 2:
+        if cnt[4]:
+            return DZ_WRONG
+        s3 = m[3]
+        if dz_run(s3):
+            hi = 31 - __builtin_clz_u(s3)
+            if cnt[3] == cnt[1] + 2 * cnt[2]:
+                return make_info(C_PLANE_SINGLE, hi, cnt[3])
+            if cnt[3] == cnt[2] and distinct == 2 * cnt[3]:
+                return make_info(C_PLANE_PAIR, hi, cnt[3])
+        if cnt[3] == 4:
+            lo = s3 & (0u - s3)
+            hi = 31 - __builtin_clz_u(s3)
+            if dz_run(s3 & ~lo):
+                return make_info(C_PLANE_SINGLE, hi, 3)
+            if dz_run(s3 & ~(1u << hi)):
+                return make_info(C_PLANE_SINGLE, 31 - __builtin_clz_u(s3 & ~(1u << hi)), 3)
+    return DZ_WRONG
+
+
+cdef void dz_planes(Gen* g, u64 last_cards, int length) noexcept nogil:
+    """DouZero's answers to a plane with single wings: every such plane of
+    the same length whose highest rank held exactly three times, wings
+    included, is above the last move's (generated aside, then filtered, so
+    that emit stays a plain store)."""
+    cdef MoveRec tmp[1024]          # one plane length of one hand: well under 1024
+    cdef MoveRec* out = g.out
+    cdef Py_ssize_t n = g.n, cap = g.cap, i, k
+    cdef int beat = top_trio(last_cards)
+    g.out, g.n, g.cap = tmp, 0, 1024
+    gen_combo(g, C_PLANE_SINGLE, 0, length)
+    k = g.n if g.n < 1024 else 1024
+    g.out, g.n, g.cap = out, n, cap
+    for i in range(k):
+        if top_trio(tmp[i].cards) > beat:
+            emit(g, tmp[i].cards, tmp[i].info)
+
+
 cdef inline bint is_top_bomb(u64 cards, u64 info, int flags) noexcept nogil:
     """The rocket (one deck) or four jokers (two decks): nothing can answer it."""
     if flags & F_TWO_DECKS:
@@ -643,6 +777,12 @@ cdef Py_ssize_t generate(u64 hand, u64 last_cards, u64 last_info, int flags,
             gen_all(&g)
         return g.n
     emit(&g, 0, make_info(C_PASS, 0, 0))
+    if flags & F_DZ_READ:
+        last_info = dz_read(last_cards)
+        if info_combo(last_info) == DZ_WRONG:   # no type: only bombs and the rocket answer
+            gen_bombs(&g, -1)
+            return g.n
+        combo = info_combo(last_info)
     if is_top_bomb(last_cards, last_info, flags):
         return g.n
     beat = bomb_power(last_cards, last_info, flags)
@@ -651,7 +791,9 @@ cdef Py_ssize_t generate(u64 hand, u64 last_cards, u64 last_info, int flags,
             lz_combo(&g, combo, info_main(last_info) + 1, info_length(last_info))
         lz_bombs(&g, beat)
     else:
-        if beat < 0:
+        if beat < 0 and combo == C_PLANE_SINGLE and flags & F_DZ_READ:
+            dz_planes(&g, last_cards, info_length(last_info))
+        elif beat < 0:
             gen_combo(&g, combo, info_main(last_info) + 1, info_length(last_info), card_total(last_cards))
         gen_bombs(&g, beat)
     return g.n

@@ -76,6 +76,9 @@ cdef enum:
     #   combo 3 -> bit 6, combo 4 -> bit 7, combo c in 5..13 -> bit c + 17 (see banned_mask)
     F_BANNED_LO = 0xC0            # bits 6-7: C_TRIO, C_TRIO_SINGLE
     F_BANNED_HI = 0x7FC00000      # bits 22-30: C_TRIO_PAIR .. C_BOMB
+    F_WING_BOMB = 1 << 14     # a plane's single wings may hold all four cards of a rank (DouZero)
+    F_DZ_READ = 1 << 15       # the move to beat is read from its cards alone, as DouZero's
+                              # move_detector reads it, and compared as DouZero compares
 
 cdef extern from *:
     """

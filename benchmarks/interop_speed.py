@@ -1,0 +1,155 @@
+"""Speed of ddzcore.interop against the real DouZero and RLCard, in one run.
+
+    pip install ".[interop]" && pip install --no-deps douzero
+    python benchmarks/interop_speed.py [--rounds 5]
+
+Three ratios, each the median of interleaved rounds (peer, then ddzcore):
+
+1. DouZero's ``Env``: whole random games, a full observation (``get_obs``,
+   what DouZero's actors compute per step) at every decision; steps/s.
+2. The batch encoder: DouZero's ``get_obs`` per decision, against
+   ``douzero.encode_batch`` over the same decisions (landlord and farmer
+   decisions in one call each, into reused buffers); time per observation.
+3. RLCard's ``env.run`` with RLCard's ``RandomAgent`` (``is_training`` False,
+   RLCard's default, and True), against ddzcore's environment with RLCard's
+   ``RandomAgent`` and with ``ddzcore.interop.rlcard.RandomAgent`` (the same
+   choices without RLCard's 27,472-entry probability list a step); games/s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from typing import Any, Callable
+
+import numpy as np
+
+
+def _douzero_games(make_env: Callable[[], Any], games: int, seed: int) -> int:
+    rng = random.Random(seed)
+    np.random.seed(seed)
+    steps = 0
+    for _ in range(games):
+        env = make_env()
+        obs = env.reset()
+        done = False
+        while not done:
+            obs, _, done, _ = env.step(rng.choice(obs["legal_actions"]))
+            steps += 1
+    return steps
+
+
+def _collect_decisions(games: int) -> tuple[list[Any], list[Any]]:
+    """DouZero infosets (their GameEnv's) and ours, of the same random games."""
+    from douzero.env import env as dz_env
+
+    from ddzcore.interop import douzero as ours
+
+    theirs, mine = [], []
+    rng = random.Random(7)
+    for g in range(games):
+        np.random.seed(g)
+        a = dz_env.Env("adp")
+        oa = a.reset()
+        np.random.seed(g)
+        b = ours.Env("adp")
+        b.reset()
+        done = False
+        while not done:
+            theirs.append(a.infoset)
+            mine.append(b.infoset)
+            action = rng.choice(oa["legal_actions"])
+            oa, _, done, _ = a.step(action)
+            b.step(action)
+    return theirs, mine
+
+
+def _batch_encoder(mine: list[Any]) -> Callable[[], int]:
+    from ddzcore.interop import douzero as ours
+
+    groups = []
+    for landlord in (True, False):
+        sel = [i for i in mine if (i.player_position == "landlord") == landlord]
+        rows = np.stack([ours.decision_row(i) for i in sel])
+        words = np.concatenate([i._words for i in sel])
+        offsets = np.concatenate([[0], np.cumsum([len(i._words) for i in sel])]).astype(np.int64)
+        width = 373 if landlord else 484
+        bufs = (np.empty((len(words), width), np.float32), np.empty((len(words), 5, 162), np.float32),
+                np.empty((len(sel), width - 54), np.int8), np.empty((len(sel), 5, 162), np.int8))
+        groups.append((rows, words, offsets, bufs))
+
+    def run() -> int:
+        for rows, words, offsets, bufs in groups:
+            ours.encode_batch(rows, words, offsets, *bufs)
+        return len(mine)
+    return run
+
+
+def _rlcard_runs(make: Callable[..., Any], games: int, training: bool, own_agent: bool = False) -> int:
+    from rlcard.agents import RandomAgent
+
+    from ddzcore.interop import rlcard as ours_rl
+
+    env = make("doudizhu", config={"seed": 0})
+    agent = ours_rl.RandomAgent if own_agent else RandomAgent
+    env.set_agents([agent(num_actions=env.num_actions) for _ in range(3)])
+    np.random.seed(0)
+    for _ in range(games):
+        env.run(is_training=training)
+    return games
+
+
+def _timed(fn: Callable[[], int]) -> float:
+    t = time.perf_counter()
+    n = fn()
+    return n / (time.perf_counter() - t)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=5)
+    args = ap.parse_args()
+
+    import rlcard
+    from douzero.env import env as dz_env
+
+    from ddzcore.interop import douzero as ours
+    from ddzcore.interop import rlcard as ours_rl
+
+    theirs_dec, mine_dec = _collect_decisions(8)
+    encode = _batch_encoder(mine_dec)
+    contenders: list[tuple[str, str, Callable[[], int]]] = [
+        ("DouZero Env (steps/s)", "peer", lambda: _douzero_games(lambda: dz_env.Env("adp"), 3, 1)),
+        ("DouZero Env (steps/s)", "ddzcore", lambda: _douzero_games(lambda: ours.Env("adp"), 60, 1)),
+        ("get_obs (observations/s)", "peer", lambda: [dz_env.get_obs(i) for i in theirs_dec[:120]] and 120),
+        ("get_obs (observations/s)", "ddzcore", lambda: [ours.get_obs(i) for i in mine_dec] and len(mine_dec)),
+        ("get_obs (observations/s)", "ddzcore batch", encode),
+        ("RLCard env.run (games/s)", "peer", lambda: _rlcard_runs(rlcard.make, 3, False)),
+        ("RLCard env.run (games/s)", "ddzcore", lambda: _rlcard_runs(ours_rl.make, 10, False)),
+        ("RLCard env.run (games/s)", "ddzcore, its RandomAgent",
+         lambda: _rlcard_runs(ours_rl.make, 10, False, own_agent=True)),
+        ("RLCard env.run training (games/s)", "peer", lambda: _rlcard_runs(rlcard.make, 3, True)),
+        ("RLCard env.run training (games/s)", "ddzcore", lambda: _rlcard_runs(ours_rl.make, 10, True)),
+        ("RLCard env.run training (games/s)", "ddzcore, its RandomAgent",
+         lambda: _rlcard_runs(ours_rl.make, 10, True, own_agent=True)),
+    ]
+    rates: dict[tuple[str, str], list[float]] = {}
+    for _ in range(args.rounds):
+        for task, who, fn in contenders:
+            rates.setdefault((task, who), []).append(_timed(fn))
+    med = {k: statistics.median(v) for k, v in rates.items()}
+    print(f"{len(mine_dec)} decisions in the encoder set; medians of {args.rounds} interleaved rounds\n")
+    print("| task | DouZero / RLCard | ddzcore | ratio |")
+    print("|---|---|---|---|")
+    for task, who, _ in contenders:
+        if who == "peer":
+            continue
+        peer = med[(task, "peer")]
+        label = task if who == "ddzcore" else f"{task}, {who}"
+        print(f"| {label} | {peer:,.0f} | {med[(task, who)]:,.0f} | **{med[(task, who)] / peer:.0f}x** |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,561 @@
+# cython: language_level=3, wraparound=False, cdivision=True
+"""DouZero's move lists and features in C (ddzcore.interop.douzero).
+
+Two things DouZero's models depend on beyond the card sets of the
+``douzero`` rules preset:
+
+- the *order* (and the repeats) of ``GameEnv.get_legal_card_play_actions()``:
+  the row order of ``x_batch``, so the index ``argmax`` picks.  ``dz_legal``
+  writes card words (bits.pxd) in exactly that order: DouZero's types in
+  its order (singles in the iteration order of a CPython ``set`` of its card
+  codes, pairs, trios, bombs, rocket, 3+1, 3+2, chains, planes with wings,
+  four-with-two), each enumerated as DouZero does (wings and four-with-two
+  singles as ``itertools.combinations`` of the cards, dropping only a repeat
+  that follows itself), then bombs and rocket after a follow, pass last;
+- the features of ``douzero.env.env.get_obs``: ``encode`` writes one
+  decision's ``x_batch`` / ``z_batch`` (float32) and ``x_no_action`` / ``z``
+  (int8) into caller-owned buffers; ``encode_batch`` does many decisions.
+
+Cards are ranks 0..14 (3..A, 2, B, R) as in the card word; DouZero's codes
+3..14, 17, 20, 30 order the same way, and only 3..A are consecutive.
+"""
+
+from libc.string cimport memset, memcpy
+from libc.stdint cimport int8_t, int64_t, uint8_t
+
+from ddzcore.bits cimport *
+from ddzcore._kernel cimport dz_read
+
+cimport numpy as cnp
+import numpy as np
+
+cnp.import_array()
+
+# DouZero's card codes of rank indices 0..14.
+cdef int DZ_CODE[15]
+DZ_CODE[:] = [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 17, 20, 30]
+
+cdef enum:
+    T_PASS = 0
+    T_SINGLE = 1
+    T_PAIR = 2
+    T_TRIPLE = 3
+    T_BOMB = 4
+    T_ROCKET = 5
+    T_3_1 = 6
+    T_3_2 = 7
+    T_SERIAL_1 = 8
+    T_SERIAL_2 = 9
+    T_SERIAL_3 = 10
+    T_SERIAL_3_1 = 11
+    T_SERIAL_3_2 = 12
+    T_4_2 = 13
+    T_4_22 = 14
+    T_WRONG = 15
+
+
+cdef struct Out:
+    u64* out
+    Py_ssize_t n, cap
+    int key_kind      # 0: no filter; else a move is kept when dz_key(move, key_kind) > key
+    int key
+    u64 prev          # the last candidate of the current type (for the consecutive-repeat drop)
+    int prev_block
+
+
+cdef inline int lowest(u64 w) noexcept nogil:
+    cdef int r
+    for r in range(N_RANKS):
+        if count_of(w, r):
+            return r
+    return -1
+
+
+cdef inline int rank_with(u64 w, int k) noexcept nogil:
+    """The highest rank held exactly k times, -1 if none."""
+    cdef int r, top = -1
+    for r in range(N_RANKS):
+        if count_of(w, r) == k:
+            top = r
+    return top
+
+
+cdef inline int dz_key(u64 w, int kind) noexcept nogil:
+    """The rank DouZero's move_selector compares for a type: 1 the lowest
+    card, 3 the trio, 4 the quad, 5 the highest rank held exactly three times."""
+    if kind == 1:
+        return lowest(w)
+    if kind == 5:
+        return rank_with(w, 3)
+    return rank_with(w, kind)
+
+
+cdef inline void put(Out* o, u64 w) noexcept nogil:
+    if o.key_kind and dz_key(w, o.key_kind) <= o.key:
+        return
+    if o.n < o.cap:
+        o.out[o.n] = w
+    o.n += 1
+
+
+cdef inline void put_dedup(Out* o, u64 w, int block) noexcept nogil:
+    """put, dropping a candidate equal to the previous one (itertools.groupby)."""
+    if w == o.prev and block == o.prev_block:
+        return
+    o.prev = w
+    o.prev_block = block
+    put(o, w)
+
+
+cdef int set_order(u64 hand, int* ranks) noexcept nogil:
+    """The ranks of hand in the iteration order of CPython's ``set(cards)``
+    over DouZero's codes inserted in ascending order: ascending once the
+    table has grown to 32 slots (5 distinct codes), otherwise the order of
+    an 8-slot table (slot = code & 7, then i = 5i + 1 on a collision)."""
+    cdef int r, n = 0, i, k
+    cdef int slot[8]
+    for r in range(N_RANKS):
+        if count_of(hand, r):
+            ranks[n] = r
+            n += 1
+    if n >= 5:
+        return n
+    for i in range(8):
+        slot[i] = -1
+    for k in range(n):
+        i = DZ_CODE[ranks[k]] & 7
+        while slot[i] >= 0:
+            i = (i * 5 + 1) & 7
+        slot[i] = ranks[k]
+    k = 0
+    for i in range(8):
+        if slot[i] >= 0:
+            ranks[k] = slot[i]
+            k += 1
+    return n
+
+
+cdef void serial(Out* o, u64 hand, int need, int min_len, int k, int repeat_num) noexcept nogil:
+    """DouZero's _gen_serial_moves over the ranks held >= need times, k of
+    each: maximal runs within 3..A in order; for each, every length from
+    min_len up (each length's windows left to right), or only windows of
+    repeat_num when that is >= min_len."""
+    cdef int r = 0, s, steps, idx, longest
+    if repeat_num < min_len:
+        repeat_num = 0
+    while r <= R_ACE:
+        if count_of(hand, r) < need:
+            r += 1
+            continue
+        s = r
+        while r + 1 <= R_ACE and count_of(hand, r + 1) >= need:
+            r += 1
+        longest = r - s + 1
+        r += 1
+        if longest < min_len:
+            continue
+        if repeat_num == 0:
+            for steps in range(min_len, longest + 1):
+                for idx in range(0, longest - steps + 1):
+                    put(o, run_word(s + idx, steps, k))
+        elif longest >= repeat_num:
+            for idx in range(0, longest - repeat_num + 1):
+                put(o, run_word(s + idx, repeat_num, k))
+
+
+cdef void combos(Out* o, u64 base, const int* items, int n, int k, int mult, int block) noexcept nogil:
+    """base plus mult cards of each rank of every k-combination of
+    items[0:n] (by index, lexicographic: itertools.combinations); block >= 0
+    drops a candidate equal to the one before it in the same block
+    (itertools.groupby), block < 0 keeps every one."""
+    cdef int idx[8]
+    cdef int i, j
+    cdef u64 w
+    if k > n or k <= 0:
+        return
+    for i in range(k):
+        idx[i] = i
+    while True:
+        w = base
+        for i in range(k):
+            w += <u64>mult * unit(items[idx[i]])
+        if block >= 0:
+            put_dedup(o, w, block)
+        else:
+            put(o, w)
+        i = k - 1
+        while i >= 0 and idx[i] == n - k + i:
+            i -= 1
+        if i < 0:
+            return
+        idx[i] += 1
+        for j in range(i + 1, k):
+            idx[j] = idx[j - 1] + 1
+
+
+cdef void gen_type(Out* o, u64 hand, int t, int repeat_num) noexcept nogil:
+    """One of DouZero's move types, in its order."""
+    cdef int ranks[15]
+    cdef int cards[20]
+    cdef int n, i, j, r, c, L, block
+    cdef u64 s3, s
+    if t == T_SINGLE:
+        n = set_order(hand, ranks)
+        for i in range(n):
+            put(o, unit(ranks[i]))
+    elif t == T_PAIR or t == T_TRIPLE:
+        for r in range(N_RANKS):
+            if count_of(hand, r) >= t:
+                put(o, <u64>t * unit(r))
+    elif t == T_BOMB:
+        for r in range(N_RANKS):
+            if count_of(hand, r) == 4:
+                put(o, 4 * unit(r))
+    elif t == T_ROCKET:
+        if count_of(hand, R_SMALL) and count_of(hand, R_BIG):
+            put(o, unit(R_SMALL) + unit(R_BIG))
+    elif t == T_3_1 or t == T_3_2:
+        if t == T_3_1:
+            n = set_order(hand, ranks)
+        else:
+            n = 0
+            for r in range(N_RANKS):
+                if count_of(hand, r) >= 2:
+                    ranks[n] = r
+                    n += 1
+        for i in range(n):
+            for r in range(N_RANKS):
+                if count_of(hand, r) >= 3 and r != ranks[i]:
+                    put(o, (t - T_3_1 + 1) * unit(ranks[i]) + 3 * unit(r))
+    elif t == T_SERIAL_1:
+        serial(o, hand, 1, 5, 1, repeat_num)
+    elif t == T_SERIAL_2:
+        serial(o, hand, 2, 3, 2, repeat_num)
+    elif t == T_SERIAL_3:
+        serial(o, hand, 3, 2, 3, repeat_num)
+    elif t == T_SERIAL_3_1 or t == T_SERIAL_3_2:
+        _planes(o, hand, t, repeat_num)
+    elif t == T_4_2 or t == T_4_22:
+        block = 0
+        for r in range(N_RANKS):
+            if count_of(hand, r) != 4:
+                continue
+            block += 1
+            n = 0
+            if t == T_4_2:
+                for j in range(N_RANKS):
+                    if j != r:
+                        for c in range(count_of(hand, j)):
+                            cards[n] = j
+                            n += 1
+                combos(o, 4 * unit(r), cards, n, 2, 1, block)
+            else:
+                for j in range(N_RANKS):
+                    if j != r and count_of(hand, j) >= 2:
+                        cards[n] = j
+                        n += 1
+                combos(o, 4 * unit(r), cards, n, 2, 2, -1)
+
+
+cdef void _planes(Out* o, u64 hand, int t, int repeat_num) noexcept nogil:
+    """Planes with wings: for each trio chain in DouZero's chain order, the
+    wings as combinations of the other cards (single wings) or of the other
+    ranks held twice (pair wings)."""
+    cdef u64 chains[64]
+    cdef Out inner
+    cdef int cards[20]
+    cdef int i, j, c, n, L, lo, hi, m
+    inner.out = chains
+    inner.n = 0
+    inner.cap = 64
+    inner.key_kind = 0
+    serial(&inner, hand, 3, 2, 3, repeat_num)
+    m = inner.n if inner.n < 64 else 64
+    for i in range(m):
+        lo = lowest(chains[i])
+        L = card_total(chains[i]) // 3
+        hi = lo + L - 1
+        n = 0
+        for j in range(N_RANKS):
+            if lo <= j <= hi:
+                continue
+            if t == T_SERIAL_3_1:
+                for c in range(count_of(hand, j)):
+                    cards[n] = j
+                    n += 1
+            elif count_of(hand, j) >= 2:
+                cards[n] = j
+                n += 1
+        if t == T_SERIAL_3_1:
+            combos(o, chains[i], cards, n, L, 1, i + 1)
+        else:
+            combos(o, chains[i], cards, n, L, 2, -1)
+
+
+cdef int dz_type(u64 w, int* length) noexcept nogil:
+    """DouZero's move_detector type of a card set (T_*), with the chain
+    length of serial types in *length."""
+    cdef u64 info = dz_read(w)
+    cdef int combo = info_combo(info)
+    length[0] = info_length(info)
+    if w == 0:
+        return T_PASS
+    if combo == C_SINGLE:
+        return T_SINGLE
+    if combo == C_PAIR:
+        return T_PAIR
+    if combo == C_TRIO:
+        return T_TRIPLE
+    if combo == C_BOMB:
+        return T_BOMB
+    if combo == C_ROCKET:
+        return T_ROCKET
+    if combo == C_TRIO_SINGLE:
+        return T_3_1
+    if combo == C_TRIO_PAIR:
+        return T_3_2
+    if combo == C_STRAIGHT:
+        return T_SERIAL_1
+    if combo == C_PAIR_CHAIN:
+        return T_SERIAL_2
+    if combo == C_PLANE:
+        return T_SERIAL_3
+    if combo == C_PLANE_SINGLE:
+        return T_SERIAL_3_1
+    if combo == C_PLANE_PAIR:
+        return T_SERIAL_3_2
+    if combo == C_FOUR_TWO_SINGLE:
+        return T_4_2
+    if combo == C_FOUR_TWO_PAIR:
+        return T_4_22
+    return T_WRONG
+
+
+cdef Py_ssize_t dz_legal(u64 hand, u64 rival, u64* out, Py_ssize_t cap) noexcept nogil:
+    """DouZero's GameEnv.get_legal_card_play_actions() for a hand facing
+    rival (0: a free lead) as card words into out[0:cap], pass (0) last;
+    returns the count (which may exceed cap)."""
+    cdef Out o
+    cdef int t, L = 0, kind
+    o.out = out
+    o.n = 0
+    o.cap = cap
+    o.key_kind = 0
+    o.prev = 0
+    o.prev_block = -1
+    if rival == 0:
+        for t in range(T_SINGLE, T_WRONG):
+            o.prev_block = -1
+            gen_type(&o, hand, t, 0)
+        return o.n
+    t = dz_type(rival, &L)
+    if t == T_ROCKET:
+        pass
+    elif t == T_BOMB:
+        o.key_kind = 1
+        o.key = lowest(rival)
+        gen_type(&o, hand, T_BOMB, 0)
+        gen_type(&o, hand, T_ROCKET, 0)
+    else:
+        if t != T_WRONG:
+            kind = 1
+            if t == T_3_1 or t == T_3_2:
+                kind = 3
+            elif t == T_4_2 or t == T_4_22:
+                kind = 4
+            elif t == T_SERIAL_3_1 or t == T_SERIAL_3_2:
+                kind = 5
+            o.key_kind = kind
+            o.key = dz_key(rival, kind)
+            gen_type(&o, hand, t, L)
+            o.key_kind = 0
+        gen_type(&o, hand, T_BOMB, 0)
+        gen_type(&o, hand, T_ROCKET, 0)
+    o.key_kind = 0
+    put(&o, 0)
+    return o.n
+
+
+# ---------------------------------------------------------------- features (douzero.env.env.get_obs)
+
+cdef enum:
+    ROW = 30            # words in a decision row (see DECISION_FIELDS)
+    SEQ = 15            # actions in z
+
+
+#: The fields of a decision row (uint64): the acting position (0 landlord,
+#: 1 landlord_up, 2 landlord_down), card words of its hand, the other two
+#: hands, the move to beat (DouZero's last_move), cards played by each
+#: position, each position's last action (last_move_dict), cards left per
+#: position, bombs played, how many actions ``seq`` holds, and the last
+#: (up to) 15 actions oldest first (card_play_action_seq[-15:]).
+DECISION_FIELDS = (["position", "hand", "other", "last"] + [f"played{i}" for i in range(3)]
+                   + [f"last_move{i}" for i in range(3)] + [f"left{i}" for i in range(3)]
+                   + ["bombs", "nseq"] + [f"seq{i}" for i in range(SEQ)])
+
+
+# PATTERN[c]: a rank column holding c cards (ones in its first c rows).
+cdef float PATTERN[5][4]
+for _c in range(5):
+    for _k in range(4):
+        PATTERN[_c][_k] = 1.0 if _k < _c else 0.0
+
+
+cdef inline void cards54(float* dst, u64 w) noexcept nogil:
+    """DouZero's _cards2array: rank column c (3..2) holds count ones in
+    rows 0.., column-major (4c + row); then the small and big joker."""
+    cdef int r
+    for r in range(13):
+        memcpy(dst + 4 * r, PATTERN[count_of(w, r)], 4 * sizeof(float))
+    dst[52] = 1.0 if count_of(w, R_SMALL) else 0.0
+    dst[53] = 1.0 if count_of(w, R_BIG) else 0.0
+
+
+cdef inline void one_hot(float* dst, int n, int size) noexcept nogil:
+    cdef int i
+    for i in range(size):
+        dst[i] = 0.0
+    dst[n - 1 if n > 0 else size - 1] = 1.0    # numpy's one_hot[n - 1], as DouZero indexes
+
+
+cdef int base_row(const u64* d, float* row) noexcept nogil:
+    """The action-independent features of decision d into row; returns
+    their count (319 for the landlord, 430 for a farmer)."""
+    cdef int pos = <int>d[0], mate
+    cards54(row, d[1])
+    cards54(row + 54, d[2])
+    if pos == 0:
+        cards54(row + 108, d[3])
+        cards54(row + 162, d[5])
+        cards54(row + 216, d[6])
+        one_hot(row + 270, <int>d[11], 17)
+        one_hot(row + 287, <int>d[12], 17)
+        memset(row + 304, 0, 15 * sizeof(float))
+        row[304 + <int>d[13]] = 1.0
+        return 319
+    mate = 2 if pos == 1 else 1
+    cards54(row + 108, d[4])
+    cards54(row + 162, d[4 + mate])
+    cards54(row + 216, d[3])
+    cards54(row + 270, d[7])
+    cards54(row + 324, d[7 + mate])
+    one_hot(row + 378, <int>d[10], 20)
+    one_hot(row + 398, <int>d[10 + mate], 17)
+    memset(row + 415, 0, 15 * sizeof(float))
+    row[415 + <int>d[13]] = 1.0
+    return 430
+
+
+cdef void z_row(const u64* d, float* z) noexcept nogil:
+    """The last 15 actions, empty ones first, 54 features each (810)."""
+    cdef int i, n = <int>d[14]
+    memset(z, 0, 810 * sizeof(float))
+    for i in range(n):
+        cards54(z + 54 * (SEQ - n + i), d[15 + i])
+
+
+cdef void encode_one(const u64* d, const u64* actions, Py_ssize_t n, float* xb, float* zb,
+                     int8_t* xna, int8_t* z) noexcept nogil:
+    cdef float row[484]
+    cdef float zr[810]
+    cdef int b = base_row(d, row), width = b + 54, i
+    cdef Py_ssize_t j
+    z_row(d, zr)
+    for i in range(b):
+        xna[i] = <int8_t>row[i]
+    for i in range(810):
+        z[i] = <int8_t>zr[i]
+    for j in range(n):
+        memcpy(xb + j * width, row, b * sizeof(float))
+        cards54(xb + j * width + b, actions[j])
+        memcpy(zb + j * 810, zr, 810 * sizeof(float))
+
+
+def legal_actions(u64 hand, u64 rival=0):
+    """DouZero's legal actions of ``hand`` facing ``rival`` (0: a free lead)
+    as a uint64 array of card words in DouZero's order (repeats kept, pass,
+    the word 0, last when following)."""
+    cdef u64 buf[2048]
+    cdef Py_ssize_t n = dz_legal(hand, rival, buf, 2048)
+    out = np.empty(n, np.uint64)
+    cdef u64[::1] v = out
+    if n > 2048:
+        n = dz_legal(hand, rival, &v[0], n)
+    else:
+        memcpy(&v[0], buf, n * sizeof(u64))
+    return out
+
+
+def width(int position):
+    """Columns of x_batch for a position: 373 (landlord, 0) or 484."""
+    return 373 if position == 0 else 484
+
+
+def encode(const u64[::1] decision, const u64[::1] actions, float[:, ::1] x_batch, float[:, :, ::1] z_batch,
+           int8_t[::1] x_no_action, int8_t[:, ::1] z):
+    """One decision's features into caller-owned buffers: x_batch
+    (len(actions), 373|484) float32, z_batch (len(actions), 5, 162) float32,
+    x_no_action (319|430,) int8, z (5, 162) int8.  ``decision`` is a row of
+    DECISION_FIELDS.  ValueError when a buffer has the wrong shape."""
+    cdef Py_ssize_t n = actions.shape[0]
+    _check(decision, n, x_batch, z_batch, x_no_action, z)
+    with nogil:
+        encode_one(&decision[0], &actions[0] if n else NULL, n, &x_batch[0, 0] if n else NULL,
+                   &z_batch[0, 0, 0] if n else NULL, &x_no_action[0], &z[0, 0])
+
+
+cdef _check(const u64[::1] d, Py_ssize_t n, float[:, ::1] xb, float[:, :, ::1] zb, int8_t[::1] xna,
+            int8_t[:, ::1] z):
+    if d.shape[0] != ROW:
+        raise ValueError(f"a decision row has {ROW} words, not {d.shape[0]}")
+    if d[0] > 2 or d[13] > 14 or d[14] > SEQ:
+        raise ValueError(f"bad decision row: position {d[0]}, bombs {d[13]}, nseq {d[14]}")
+    w = 373 if d[0] == 0 else 484
+    if xb.shape[0] != n or xb.shape[1] != w or zb.shape[0] != n or zb.shape[1] != 5 or zb.shape[2] != 162:
+        raise ValueError(f"x_batch must be ({n}, {w}) and z_batch ({n}, 5, 162) for position {d[0]}")
+    if xna.shape[0] != w - 54 or z.shape[0] != 5 or z.shape[1] != 162:
+        raise ValueError(f"x_no_action must be ({w - 54},) and z (5, 162)")
+
+
+def encode_batch(const u64[:, ::1] decisions, const u64[::1] actions, const int64_t[::1] offsets,
+                 float[:, ::1] x_batch, float[:, :, ::1] z_batch, int8_t[:, ::1] x_no_action,
+                 int8_t[:, :, ::1] z):
+    """Many decisions of one width (all the landlord's, or all farmers')
+    in one call without the GIL: decision i's actions are
+    actions[offsets[i]:offsets[i+1]] and its rows of x_batch / z_batch the
+    same range; x_no_action[i] and z[i] are its own.  ValueError for
+    mismatched shapes or mixed widths."""
+    cdef Py_ssize_t m = decisions.shape[0], i, total
+    if offsets.shape[0] != m + 1:
+        raise ValueError(f"offsets needs {m + 1} entries, not {offsets.shape[0]}")
+    if m == 0:
+        return
+    w = 373 if decisions[0, 0] == 0 else 484
+    total = offsets[m]
+    for i in range(m):
+        if decisions.shape[1] != ROW or (373 if decisions[i, 0] == 0 else 484) != w or decisions[i, 0] > 2 \
+                or decisions[i, 13] > 14 or decisions[i, 14] > SEQ or offsets[i] > offsets[i + 1]:
+            raise ValueError(f"decision {i}: bad row, mixed widths or offsets")
+    if offsets[0] != 0 or actions.shape[0] < total or x_batch.shape[0] < total or x_batch.shape[1] != w \
+            or z_batch.shape[0] < total or x_no_action.shape[0] < m or x_no_action.shape[1] != w - 54 \
+            or z.shape[0] < m or z_batch.shape[1] != 5 or z_batch.shape[2] != 162:
+        raise ValueError(f"buffers too small or of the wrong width ({w}) for {m} decisions, {total} actions")
+    with nogil:
+        for i in range(m):
+            encode_one(&decisions[i, 0], &actions[offsets[i]], offsets[i + 1] - offsets[i],
+                       &x_batch[offsets[i], 0], &z_batch[offsets[i], 0, 0], &x_no_action[i, 0], &z[i, 0, 0])
+
+
+def cards_rows(const u64[::1] words, int8_t[:, ::1] out):
+    """The 54-dim card encoding (DouZero's _cards2array, RLCard's
+    _cards2array: the same layout) of each card word into out (n, 54) int8."""
+    cdef Py_ssize_t i, n = words.shape[0]
+    cdef float row[54]
+    cdef int k
+    if out.shape[0] < n or out.shape[1] != 54:
+        raise ValueError(f"out must be ({n}, 54) int8")
+    with nogil:
+        for i in range(n):
+            cards54(row, words[i])
+            for k in range(54):
+                out[i, k] = <int8_t>row[k]

@@ -1,0 +1,220 @@
+"""ddzcore.interop.douzero against the installed DouZero (1.1.0): legal
+action lists and observations at every decision of seeded games, the
+``douzero`` rules preset on the corpus positions, and DeepAgent."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+from ddzcore import Rules, classify, legal_moves
+from ddzcore.errors import InvalidCardsError, InvalidMoveError
+from ddzcore.interop import douzero as ours
+
+pytest.importorskip("douzero", reason="DouZero is not installed (pip install --no-deps douzero)")
+from douzero.env import env as dz_env  # noqa: E402
+from douzero.env.game import GameEnv  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DOUZERO = Rules.preset("douzero")
+CHARS = dict(zip(ours.CODES, "3456789TJQKA2BR"))
+
+
+def _same_obs(a: dict[str, Any], b: dict[str, Any], where: str) -> None:
+    assert a.keys() == b.keys(), where
+    assert a["position"] == b["position"], where
+    assert a["legal_actions"] == b["legal_actions"], where
+    for k in ("x_batch", "z_batch", "x_no_action", "z"):
+        assert a[k].dtype == b[k].dtype and a[k].shape == b[k].shape, (where, k)
+        assert a[k].tobytes() == b[k].tobytes(), (where, k)
+
+
+def _deal(seed: int) -> dict[str, list[int]]:
+    deck = [c for c in range(3, 15) for _ in range(4)] + [17] * 4 + [20, 30]
+    random.Random(seed).shuffle(deck)
+    return {"landlord": sorted(deck[:20]), "landlord_up": sorted(deck[20:37]),
+            "landlord_down": sorted(deck[37:54]), "three_landlord_cards": sorted(deck[17:20])}
+
+
+def play_both(seed: int) -> int:
+    """One game on DouZero's Env and ours, the same random choices; every
+    observation compared byte for byte.  Returns the decisions compared."""
+    deal = _deal(seed)
+    theirs = dz_env.Env("adp")
+    theirs._env.reset()
+    theirs._env.card_play_init({k: list(v) for k, v in deal.items()})
+    theirs.infoset = theirs._game_infoset
+    mine = ours.Env("adp")
+    o2 = mine.reset({k: list(v) for k, v in deal.items()})
+    o1 = dz_env.get_obs(theirs.infoset)
+    rng = random.Random(seed)
+    n = 0
+    while True:
+        _same_obs(o2, o1, f"seed {seed} decision {n}")
+        _same_obs(ours.get_obs(theirs.infoset), o1, f"seed {seed} decision {n}, their infoset")
+        n += 1
+        action = rng.choice(o1["legal_actions"])
+        o1, r1, d1, _ = theirs.step(action)
+        o2, r2, d2, _ = mine.step(list(action))
+        assert (r1, d1) == (r2, d2)
+        if d1:
+            assert o2 is None
+            return n
+
+
+def test_seeded_games_identical() -> None:
+    assert sum(play_both(seed) for seed in range(25)) > 500
+
+
+@pytest.mark.slow
+def test_thousand_seeded_games_identical() -> None:
+    for seed in range(1000, 2100):
+        play_both(seed)
+
+
+def test_random_deal_follows_numpy_seed() -> None:
+    np.random.seed(5)
+    a = dz_env.Env("wp").reset()
+    np.random.seed(5)
+    b = ours.Env("wp").reset()
+    _same_obs(b, a, "reset")
+
+
+def _dz_sets(hand: str, last: str) -> set[str]:
+    code = {v: k for k, v in CHARS.items()}
+    env = GameEnv(players={})
+    env.acting_player_position = "landlord"
+    env.info_sets["landlord"].player_hand_cards = sorted(code[c] for c in hand)
+    env.card_play_action_seq = [sorted(code[c] for c in last)] if last else []
+    return {"".join(CHARS[c] for c in sorted(m)) for m in env.get_legal_card_play_actions() if m}
+
+
+def test_preset_equals_douzero_on_corpus() -> None:
+    with open(os.path.join(HERE, "data", "positions.json"), encoding="utf-8") as f:
+        positions = json.load(f)["positions"]
+    assert len(positions) == 4000
+    for p in positions:
+        hand, last = p["hand"], p.get("last_move") or ""
+        mine = {str(m.cards).replace("10", "T") for m in
+                legal_moves(hand, last=classify(last, DOUZERO)[0] if last else None, rules=DOUZERO)
+                if len(m.cards)}
+        assert mine == _dz_sets(hand, last), p["id"]
+
+
+@pytest.mark.parametrize("hand, last", [
+    ("33344455566677788899", "444555666777"),      # read as a four-trio plane
+    ("9TTTJJJQQQ3456", "333444555777"),            # compared by its wings' 7s: nothing
+    ("TTTJJJQQQKKK2222A", "3334445556667777"),     # a four in the wings: no type
+    ("3333BR4", "555566"),
+    ("666777BR88", "333444"),
+])
+def test_preset_quirks(hand: str, last: str) -> None:
+    mine = {str(m.cards).replace("10", "T") for m in
+            legal_moves(hand, last=classify(last, DOUZERO)[0], rules=DOUZERO) if len(m.cards)}
+    assert mine == _dz_sets(hand, last)
+
+
+def test_bad_input_raises() -> None:
+    env = ours.Env()
+    with pytest.raises(InvalidCardsError):
+        env.reset({"landlord": [3] * 20, "landlord_up": [4] * 17, "landlord_down": [5] * 17,
+                   "three_landlord_cards": [3, 3, 3]})
+    env.reset(_deal(1))
+    with pytest.raises(InvalidMoveError):
+        env.step([3, 4])
+    with pytest.raises(InvalidMoveError):
+        env.step([99])
+
+
+def test_encode_batch_equals_single() -> None:
+    env = ours.Env()
+    rows, words, obs = [], [], []
+    env.reset(_deal(3))
+    while True:
+        assert env.infoset is not None
+        if env.infoset.player_position != "landlord":
+            o, _, done, _ = env.step(env.infoset.legal_actions[0])
+        else:
+            rows.append(ours.decision_row(env.infoset))
+            words.append(env.infoset._words)
+            obs.append(ours.get_obs(env.infoset))
+            o, _, done, _ = env.step(env.infoset.legal_actions[-1])
+        if done:
+            break
+    offsets = np.concatenate([[0], np.cumsum([len(w) for w in words])]).astype(np.int64)
+    total = int(offsets[-1])
+    xb = np.empty((total, 373), np.float32)
+    zb = np.empty((total, 5, 162), np.float32)
+    xna = np.empty((len(rows), 319), np.int8)
+    z = np.empty((len(rows), 5, 162), np.int8)
+    ours.encode_batch(np.stack(rows), np.concatenate(words), offsets, xb, zb, xna, z)
+    for i, o in enumerate(obs):
+        assert xb[offsets[i]:offsets[i + 1]].tobytes() == o["x_batch"].tobytes()
+        assert zb[offsets[i]:offsets[i + 1]].tobytes() == o["z_batch"].tobytes()
+        assert xna[i].tobytes() == o["x_no_action"].tobytes() and z[i].tobytes() == o["z"].tobytes()
+    with pytest.raises(ValueError):
+        ours.encode_batch(np.stack(rows), np.concatenate(words), offsets, xb[:1], zb, xna, z)
+
+
+@pytest.mark.slow
+def test_deep_agent_matches_douzero(tmp_path: Any) -> None:
+    torch = pytest.importorskip("torch", reason="DeepAgent needs torch (pip install torch)")
+    import importlib.util
+    import sys
+
+    import douzero
+
+    # douzero.dmc's __init__ imports its training loop (GitPython and more):
+    # load its models module alone, and let DouZero's DeepAgent find it.
+    spec = importlib.util.spec_from_file_location(
+        "douzero.dmc.models", os.path.join(os.path.dirname(douzero.__file__), "dmc", "models.py"))
+    assert spec is not None and spec.loader is not None
+    models = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(models)
+    sys.modules.setdefault("douzero.dmc", type(sys)("douzero.dmc"))
+    sys.modules["douzero.dmc.models"] = models
+    model_dict = models.model_dict
+    from douzero.evaluation.deep_agent import DeepAgent as DzDeepAgent
+
+    torch.set_num_threads(1)
+    paths = {}
+    for i, pos in enumerate(ours.POSITIONS):
+        torch.manual_seed(i)
+        path = str(tmp_path / f"{pos}.ckpt")
+        torch.save(model_dict[pos]().state_dict(), path)
+        paths[pos] = path
+    theirs = {p: DzDeepAgent(p, paths[p]) for p in ours.POSITIONS}
+    mine = {p: ours.DeepAgent(p, paths[p]) for p in ours.POSITIONS}
+    decisions = 0
+    for seed in range(20):
+        env = ours.Env()
+        env.reset(_deal(seed))
+        game = GameEnv(theirs)
+        game.card_play_init({k: list(v) for k, v in _deal(seed).items()})
+        done = False
+        while not done:
+            assert env.infoset is not None
+            pos = env.infoset.player_position
+            a = mine[pos].act(env.infoset)
+            assert a == theirs[pos].act(game.game_infoset), (seed, decisions)
+            assert mine[pos].act(game.game_infoset) == a
+            decisions += 1
+            game.step()
+            _, _, done, _ = env.step(a)
+    assert decisions > 500
+
+
+def test_douzero_switches_need_one_plain_deck() -> None:
+    with pytest.raises(ValueError):
+        Rules(wing_bomb=True, decks=2)
+    with pytest.raises(ValueError):
+        Rules(douzero_follow=True, wild="7")
+    assert DOUZERO.flags & (1 << 14) and DOUZERO.flags & (1 << 15)
+    # a four in a plane's single wings: DouZero's, not the rule book's (docs/rules.md §2)
+    assert "3334445556667777" in {str(m.cards) for m in legal_moves("3334445556667777", rules=DOUZERO)}
+    assert "3334445556667777" not in {str(m.cards) for m in legal_moves("3334445556667777")}
