@@ -126,7 +126,7 @@ def main(argv: "list[str] | None" = None) -> int:
             lambda k: ours_python(args.py_games, args.seed + 1000 * k),
         "ddzcore Game, Python loop (OpenSpiel's rules and flow)":
             lambda k: ours_game(args.py_games, args.seed + k, Rules.preset("openspiel", **OPENSPIEL_FLOW)),
-        "ddzcore Game, Python loop (RULES.md flow)":
+        "ddzcore Game, Python loop (docs/rules.md flow)":
             lambda k: ours_game(args.py_games, args.seed + k, Rules()),
     }
     if pyspiel is not None:

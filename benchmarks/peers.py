@@ -26,7 +26,7 @@ positions/s on identical positions, i.e. the inverse ratio of the times.
 Moves are each engine's own count of what it returned, pass excluded:
 OpenSpiel counts action ids, RLCard distinct card strings, DouZero its list
 (which may repeat a move), ddzcore readings.  With ``--rules standard``
-(default) ddzcore generates the full RULES.md move set, which is larger than
+(default) ddzcore generates the full docs/rules.md move set, which is larger than
 OpenSpiel's and RLCard's; ``--rules peer`` uses the ``openspiel`` / ``rlcard``
 presets that reproduce those engines' move sets (DouZero: standard).
 

@@ -1,4 +1,4 @@
-"""Shared fixtures: where ../shared lives (RULES.md, cases, positions)."""
+"""Shared fixtures: where ../shared lives (cases, positions)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Slow, independent reference move generator for ddzcore (tests only).
 
-Written straight from ``shared/RULES.md`` (sections 1, 2, 7 and 8) and the
-"Action-space totals" paragraph of ``shared/DESIGN.md``.  It never looks at
+Written straight from the rule book, docs/rules.md (§1, §2, §7 and §8), and
+the action-space totals of the README's "Rules presets" table.  It never looks at
 the package's own generator, so that differential tests between the two are
 meaningful.  Pure Python, standard library only; never imported by the
 package.
@@ -12,7 +12,7 @@ Approach
   ``3456789TJQKA2BR`` order (index 0 = "3", 11 = "A", 12 = "2",
   13 = small joker "B", 14 = big joker "R").
 * ``_classify_counts`` decides every reading of one count vector by asking
-  one small function per combination type (RULES.md section 2, plus section 8
+  one small function per combination type (docs/rules.md §2, plus section 8
   for two decks).  Results are memoised per rule set.
 * ``ref_legal`` enumerates every sub-multiset of the hand (one rank at a time)
   and classifies each one.  The only pruning is by *shape*: the multiset of
@@ -38,7 +38,7 @@ import itertools
 from dataclasses import dataclass
 
 # ---------------------------------------------------------------------------
-# Cards (RULES.md section 1)
+# Cards (docs/rules.md §1)
 # ---------------------------------------------------------------------------
 
 RANKS = "3456789TJQKA2BR"
@@ -58,7 +58,7 @@ BOMB_COMBOS = {"bomb", "rocket", "soft_bomb", "wild_bomb", "joker_bomb"}
 
 @dataclass(frozen=True)
 class RefRules:
-    """House-rule switches; defaults are RULES.md's."""
+    """House-rule switches; defaults are docs/rules.md's."""
 
     four_two: bool = True            # 四带二 / 四带两对 exist (section 2)
     kicker_repeat: bool = True       # single kickers may repeat a rank
@@ -84,7 +84,7 @@ class RefRules:
 
     @classmethod
     def preset(cls, name: str, **overrides) -> "RefRules":
-        """"standard" (RULES.md), "rlcard" or "openspiel" (DESIGN.md)."""
+        """"standard" (docs/rules.md), "rlcard" or "openspiel" (DESIGN.md)."""
         presets = {
             "standard": {},
             "rlcard": {"jokers_both_kickers": False, "wing_trio_adjacent": False},
@@ -122,7 +122,7 @@ def canonical(cards: str) -> str:
 
 
 # ---------------------------------------------------------------------------
-# Kicker rules (RULES.md section 2 "Kickers", section 8 for two decks)
+# Kicker rules (docs/rules.md §2 "Kickers", section 8 for two decks)
 # ---------------------------------------------------------------------------
 
 def _kicker_jokers_ok(kick, rules) -> bool:
@@ -409,7 +409,7 @@ def _main_part(combo, main, length):
 
 
 # ---------------------------------------------------------------------------
-# Laizi (RULES.md section 7)
+# Laizi (docs/rules.md §7)
 # ---------------------------------------------------------------------------
 
 def _wild_assignments(natural, w, rules, prune=True):

@@ -1,4 +1,4 @@
-"""Action-space totals per preset (DESIGN.md "Action-space totals"; RULES.md 2).
+"""Action-space totals per preset (DESIGN.md "Action-space totals"; docs/rules.md §2).
 
 The totals are published by other engines and by the rule book's authors;
 the kernel's enumeration of a full deck must reproduce each exactly.

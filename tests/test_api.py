@@ -1,4 +1,4 @@
-"""The Python value types and the generation functions (RULES.md 1-3)."""
+"""The Python value types and the generation functions (docs/rules.md §1-3)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from ddzcore import (
 )
 
 
-# -- Hand (RULES.md 1) ------------------------------------------------------
+# -- Hand (docs/rules.md §1) ------------------------------------------------------
 
 def test_hand_parsing_and_canonical_text() -> None:
     assert str(Hand("RB5443 3")) == "33445BR"
@@ -112,7 +112,7 @@ def test_beats() -> None:
     assert not Move("45678").beats("3456789")  # same type, different length
 
 
-# -- legal_moves (RULES.md 2-3) --------------------------------------------
+# -- legal_moves (docs/rules.md §2-3) --------------------------------------------
 
 def test_lead_has_no_pass_and_follow_starts_with_pass() -> None:
     lead = legal_moves("33445")
@@ -222,7 +222,7 @@ def test_illegal_move_error_is_a_value_error() -> None:
 
 @pytest.mark.parametrize("decks, limits", [(1, (4,) * 13 + (1, 1)), (2, (8,) * 13 + (2, 2))])
 def test_kernel_hand_check_matches_per_rank_limits(decks: int, limits: tuple[int, ...]) -> None:
-    """The kernel's branch-free deck check against a rank-by-rank one (RULES.md 1)."""
+    """The kernel's branch-free deck check against a rank-by-rank one (docs/rules.md §1)."""
     import random
 
     rng = random.Random(decks)
@@ -246,7 +246,7 @@ def test_kernel_hand_check_matches_per_rank_limits(decks: int, limits: tuple[int
     (6, ["4444", "55555", "666666", "BR", "BBR", "7777777", "88888888", "BBRR"]),
 ])
 def test_two_deck_bomb_order_and_the_two_jokers_option(above: int, order: list[str]) -> None:
-    """RULES.md 8: 4 < two jokers < 5 < 6 < three jokers < 7 < 8 < four jokers, and where
+    """docs/rules.md §8: 4 < two jokers < 5 < 6 < three jokers < 7 < 8 < four jokers, and where
     two jokers stand is a Rules option; same size by rank, joker bombs by big jokers."""
     rules = Rules(decks=2, two_jokers_above=above)
     moves = [Move(text, rules) for text in order]

@@ -1,4 +1,4 @@
-"""Every known-failure case of ../shared/cases/cases.json (RULES.md 2-3, and 7
+"""Every known-failure case of ../shared/cases/cases.json (docs/rules.md §2-3, and 7
 for the laizi cases, whose ``wild`` names the wild rank)."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The kernel against the independent reference generator (tests/reference.py).
 
-Both are written from RULES.md section 2 (and 8 for two decks) without
+Both are written from docs/rules.md §2 (and 8 for two decks) without
 looking at each other; they must agree on every position: the same set of
 moves (cards + reading), no duplicates from the kernel.  A fast subset runs
 in CI; the full sweep (thousands of seeded positions per rule set, plus all
@@ -39,7 +39,7 @@ def check(pos: Position, rules: Rules) -> None:
     assert not missing and not extra, f"{pos}\n missing {sorted(missing)[:10]}\n extra {sorted(extra)[:10]}"
 
 
-#: Laizi (RULES.md 7): the reference tries every assignment of the wild cards,
+#: Laizi (docs/rules.md §7): the reference tries every assignment of the wild cards,
 #: so its hands are kept smaller in CI.
 LAIZI_SETS = {"laizi-7": Rules(wild="7"), "laizi-3": Rules(wild="3"), "laizi-A-openspiel":
               Rules.preset("openspiel", wild="A")}

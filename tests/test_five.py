@@ -1,7 +1,7 @@
-"""The five-player two-deck game (五人斗地主), RULES.md section 8.
+"""The five-player two-deck game (五人斗地主), docs/rules.md §8.
 
 Deals are written by hand (``five_deal`` fills the seats not given from the
-rest of the two decks); every expected number is worked out from RULES.md
+rest of the two decks); every expected number is worked out from docs/rules.md
 in the comment next to it.
 """
 
@@ -64,7 +64,7 @@ D_TWO = five_deal({0: "H7 33 44 55 66 88 99 TT JJ QQ KK", 2: "H7' S7 A 2 B R 3 4
                    3: "C7"}, bottom="AA2")
 
 
-# -- cards (RULES.md 1) ---------------------------------------------------------------
+# -- cards (docs/rules.md §1) ---------------------------------------------------------------
 
 def test_two_deck_cards_carry_their_copy() -> None:
     # id = copy x 54 + the one-deck card (4 x rank + suit; B 52, R 53)
@@ -83,7 +83,7 @@ def test_two_deck_cards_carry_their_copy() -> None:
         FiveCard(108)
 
 
-# -- dealing and the marked card (RULES.md 8) --------------------------------------------
+# -- dealing and the marked card (docs/rules.md §8) --------------------------------------------
 
 def test_seeded_deal_is_two_whole_decks_and_deterministic() -> None:
     g = FiveGame(seed=7)
@@ -181,7 +181,7 @@ def test_a_chosen_reveal_doubles_once(revealers: tuple[int, ...]) -> None:
     g = FiveGame(deal=D_TWO, marked="H7")
     while g.phase == FivePhase.REVEAL:
         g.apply(FiveAction.REVEAL if g.current_player() in revealers else "no")
-    # x2 once however many landlords reveal (RULES.md 8)
+    # x2 once however many landlords reveal (docs/rules.md §8)
     assert g.revealed and g.revealed_by == ("choice", revealers[0]) and g.multiplier().reveal
     assert g.multiplier().total == 2
 
@@ -336,7 +336,7 @@ def test_a_trick_ends_after_four_passes() -> None:
     assert g.current_player() == 1
 
 
-BOMB_CASES = [  # (cards, doubles?) RULES.md 8: 5-8 card bombs, three and four jokers double
+BOMB_CASES = [  # (cards, doubles?) docs/rules.md §8: 5-8 card bombs, three and four jokers double
     ("33333", True), ("333333", True), ("3333333", True), ("33333333", True), ("BBR", True), ("BRR", True),
     ("BBRR", True), ("3333", False), ("BR", False), ("BB", False), ("RR", False),
 ]

@@ -1,4 +1,4 @@
-"""Five-player games played through (RULES.md 8): seeded random playouts
+"""Five-player games played through (docs/rules.md §8): seeded random playouts
 (card conservation, push/pop, copies, observations), bots, records and the
 command line."""
 

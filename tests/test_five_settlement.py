@@ -1,4 +1,4 @@
-"""Five-player settlement (RULES.md 8; beans as RULES.md 6).
+"""Five-player settlement (docs/rules.md §8; beans as docs/rules.md §6).
 
 ``S(f, l) = base × multiplier × dbl(f) × dbl(l)``, halved with two
 landlords; each player wins or loses the sum of its stakes.  Every expected
@@ -90,7 +90,7 @@ def test_the_winners_cap_binds_before_the_losers_floors_when_farmers_win() -> No
 
 def test_a_lone_landlord_short_of_beans_is_split_equally() -> None:
     # Landlord 0 loses alone, S = 1 per farmer = 100 beans; it has 150 for 400 owed: 150 / 4 = 37.5
-    # each, 37 each and the 2 leftover beans to the earliest farmers (RULES.md 6: split equally).
+    # each, 37 each and the 2 leftover beans to the earliest farmers (docs/rules.md §6: split equally).
     s = settle_five((0,), False, 1, FiveMultiplier(), room=Room(coefficient=100), beans=[150, BIG, BIG, BIG, BIG])
     assert s.transfers == (-150, 38, 38, 37, 37)
 

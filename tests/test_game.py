@@ -1,6 +1,6 @@
-"""The three-player game state machine (RULES.md sections 3-5).
+"""The three-player game state machine (docs/rules.md §3-5).
 
-Deals are written by hand; expected values come from RULES.md, worked out
+Deals are written by hand; expected values come from docs/rules.md, worked out
 in the comments.  ``tests/test_game_cases.py`` holds the flow.md cases.
 """
 
@@ -59,7 +59,7 @@ def seq(g: Game) -> list[int]:
     return [p for p, _ in g.history]
 
 
-# -- cards and deals (RULES.md 1, 4) -------------------------------------------
+# -- cards and deals (docs/rules.md §1, §4) -------------------------------------------
 
 def test_cards() -> None:
     assert str(Card(0)) == "S3" and str(Card(51)) == "D2" and str(Card(52)) == "B" and str(Card(53)) == "R"
@@ -101,7 +101,7 @@ def test_given_deals() -> None:
         Game(Rules(decks=2))
 
 
-# -- show cards and the first caller (RULES.md 4-5) ---------------------------------
+# -- show cards and the first caller (docs/rules.md §4-5) ---------------------------------
 
 def test_phase_order_with_every_option_on() -> None:
     g = Game(deal=DEAL_A, first=1)
@@ -133,7 +133,7 @@ def test_show_multipliers_before_calling(phase: Phase, mult: int) -> None:
     while g.phase in (Phase.SHOW_START, Phase.SHOW_EARLY, Phase.SHOW_LATE):
         assert g.current_player() != 1
         g.apply(Action.NO_SHOW)
-    # RULES.md 4: the (first) player who showed calls first
+    # docs/rules.md §4: the (first) player who showed calls first
     assert g.phase == Phase.CALL and g.current_player() == 1
 
 
@@ -153,14 +153,15 @@ def test_show_after_the_bottom_and_combining() -> None:
     assert g.shows == (0, 2, 5)
 
 
-def test_first_shower_is_by_turn_order_from_the_first_caller() -> None:
+def test_first_shower_is_the_first_in_time() -> None:
     # Seat 0 shows before the deal, seat 2 later in the deal; the first caller
-    # is 1: in turn order from 1 (1, 2, 0) the first shower is seat 2.
+    # is 1: in turn order from 1 (1, 2, 0) seat 2 would come first, but seat 0
+    # showed first in time and calls first (docs/rules.md §5, revision 3).
     g = Game(deal=DEAL_A, first=1)
     act(g, Action.NO_SHOW, Action.NO_SHOW, Action.SHOW)  # seats 1, 2, 0 before the deal
     act(g, Action.NO_SHOW, Action.SHOW)  # early: seats 1, 2
     no_shows(g)
-    assert g.phase == Phase.CALL and g.current_player() == 2
+    assert g.phase == Phase.CALL and g.current_player() == 0
 
 
 def test_landlord_who_already_showed_is_not_asked_again() -> None:
@@ -178,7 +179,7 @@ def test_show_phases_can_be_switched_off() -> None:
     assert g.phase == Phase.CALL
 
 
-# -- calling and robbing (RULES.md 4) -----------------------------------------------
+# -- calling and robbing (docs/rules.md §4) -----------------------------------------------
 
 def test_first_call_ends_calling_and_opens_robbing() -> None:
     g = Game(QUIET, deal=DEAL_A, first=0)
@@ -231,7 +232,7 @@ def test_landlord_takes_and_reveals_the_bottom() -> None:
     assert [len(c) for c in (g.cards(0), g.cards(1), g.cards(2))] == [17, 20, 17]
 
 
-# -- point bidding (RULES.md 4 option) ---------------------------------------------
+# -- point bidding (docs/rules.md §4 option) ---------------------------------------------
 
 POINTS = QUIET.replace(bidding="points")
 
@@ -273,7 +274,7 @@ def test_point_bid_text() -> None:
     assert g.history[-1] == (1, Action.NO_BID)
 
 
-# -- redeals (RULES.md 4) -------------------------------------------------------------
+# -- redeals (docs/rules.md §4) -------------------------------------------------------------
 
 def test_all_pass_redeals_from_the_seed() -> None:
     g = Game(QUIET, deal=DEAL_A, first=0, seed=11)
@@ -303,7 +304,7 @@ def test_redeal_cap_ends_with_no_landlord() -> None:
     assert g0.is_terminal() and g0.redeals == 0
 
 
-# -- doubling (RULES.md 5) -----------------------------------------------------------
+# -- doubling (docs/rules.md §5) -----------------------------------------------------------
 
 def test_doubling_factors_reach_the_stakes() -> None:
     rules = Rules(show_start=0, show_deal_early=0, show_deal_late=0, show_bottom=0)
@@ -338,7 +339,7 @@ def test_doubling_eligibility_by_beans() -> None:
     assert g.phase == Phase.DOUBLE
 
 
-# -- play (RULES.md 3) ------------------------------------------------------------------
+# -- play (docs/rules.md §3) ------------------------------------------------------------------
 
 def test_landlord_leads_and_cannot_pass() -> None:
     g = quiet_game(first=2)

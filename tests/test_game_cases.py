@@ -1,5 +1,5 @@
-"""shared/cases/flow.md, each with a concrete deal that produces it, and
-escape (RULES.md 6) in every phase.  Default (happy) rules throughout: every
+"""The game-flow cases FL-01.. (docs/rules.md §3-6), each with a concrete deal that produces it, and
+escape (docs/rules.md §6) in every phase.  Default (happy) rules throughout: every
 show and doubling chance is offered and declined unless the case says so."""
 
 from __future__ import annotations
@@ -222,11 +222,13 @@ def test_escape_during_point_bidding() -> None:
 def test_escape_with_a_landlord(phase: Phase) -> None:
     g = advance_to(phase, Game(deal=DEAL_A, first=0, room=Room(coefficient=100)))
     assert g.landlord == 1  # one rob, one bomb in the hands: M = 4
-    g.escape(0)  # a farmer: 1 x 100 x 10, to the landlord
-    assert g.settlement().transfers == (-1000, 1000, 0)
+    # In play the landlord has doubled (docs/rules.md §6: S counts the doubling factors).
+    d = 2 if phase == Phase.PLAY else 1
+    g.escape(0)  # a farmer: S = 1 x d, 10 x S x 100 beans, to the landlord
+    assert g.settlement().transfers == (-1000 * d, 1000 * d, 0)
     g.pop()
-    g.escape(1)  # the landlord: 1 x 100 x 2 x 20, shared
-    assert g.settlement().transfers == (2000, -4000, 2000)
+    g.escape(1)  # the landlord: S = 2 x d, 20 x S x 100 beans, shared
+    assert g.settlement().transfers == (2000 * d, -4000 * d, 2000 * d)
 
 
 def test_escape_counts_bombs_played_and_in_hand() -> None:

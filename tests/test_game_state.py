@@ -1,4 +1,4 @@
-"""Hypothesis state machine over whole games (RULES.md 3-6): card
+"""Hypothesis state machine over whole games (docs/rules.md §3-6): card
 conservation, push/pop restores the state, copies are independent, illegal
 actions change nothing, observations hide what they must, and settlements
 conserve beans apart from the rake."""

@@ -1,4 +1,4 @@
-"""Laizi (癞子) move generation: RULES.md section 7.
+"""Laizi (癞子) move generation: docs/rules.md §7.
 
 Expected readings below are worked out by hand from the rule text; the
 differential tests check the rest against tests/reference.py.

@@ -1,7 +1,7 @@
-"""Laizi (癞子) rooms in the three-player game: RULES.md section 7, with the
-laizi escape of section 6 and the game flow of seed 002.
+"""Laizi (癞子) rooms in the three-player game: docs/rules.md §7, with the
+laizi escape of section 6 and the laizi room's game flow (docs/rules.md §7).
 
-Every expected number is worked out by hand from RULES.md in the comment
+Every expected number is worked out by hand from docs/rules.md in the comment
 next to it.  Golden laizi playthroughs live in ``tests/golden/laizi_*``;
 regenerate them with ``DDZ_REGEN_GOLDEN=1 pytest tests/test_laizi_game.py``.
 """
@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import difflib
 import json
+import math
 import os
+from fractions import Fraction
 from pathlib import Path
 from typing import Callable
 
@@ -21,7 +23,7 @@ from hypothesis import strategies as st
 
 from ddzcore import (
     PASS, Action, AmbiguousMoveError, Combo, Game, IllegalActionError, Move, Multiplier, Phase, Rank, RecordError,
-    Room, Rules, Settlement, escape_penalty, settle_escape, settle_game,
+    Room, Rules, Settlement, settle_escape, settle_game,
 )
 from ddzcore.bots import RandomBot, RuleBot, play_game, run_games
 from ddzcore.cli import main
@@ -47,12 +49,12 @@ def h(word_text: str) -> int:
     return Hand(word_text).word
 
 
-# -- Rules (RULES.md 7 decision: seed 002's flow) ------------------------------------
+# -- Rules (docs/rules.md §7: the laizi room's flow) ------------------------------------
 
 def test_laizi_preset_is_seed_002s_flow() -> None:
     assert LZ.laizi and LZ.wild is None and LZ.laizi_bombs == "tiered"
     assert (LZ.show_start, LZ.show_bottom, LZ.show_combine) == (4, 2, "product")
-    assert LZ.show_deal_early == LZ.show_deal_late == 0  # seed 002 has no show during the deal
+    assert LZ.show_deal_early == LZ.show_deal_late == 0  # a laizi room has no show during the deal
     assert Rules.preset("laizi", laizi_bombs="plain").laizi_bombs == "plain"
     assert LZ.flags == Rules().flags  # game flow only: move generation is untouched
     for bad in (dict(laizi_bombs="double"), dict(laizi=1)):
@@ -75,7 +77,7 @@ def test_laizi_flow_shows_multiply() -> None:
     assert g.shows == (0, 4, 2) and g.multiplier().show == 8 and g.phase == Phase.PLAY
 
 
-# -- the wild draw (RULES.md 7) ---------------------------------------------------------
+# -- the wild draw (docs/rules.md §7) ---------------------------------------------------------
 
 def test_wild_is_announced_only_when_the_landlord_is_decided() -> None:
     g = Game(QUIET_LZ, deal=DEAL_A, first=0, wild="9")
@@ -192,7 +194,7 @@ def test_dense_move_ids_are_refused_in_laizi_games() -> None:
         g.legal_action_ids()
 
 
-# -- scoring (RULES.md 7: seed 000's laizi table, coefficient, cap) ---------------------------
+# -- scoring (docs/rules.md §7: the laizi table, coefficient, cap) ---------------------------
 
 def out_with(landlord_hand: str, *leads: str, rules: Rules | None = None, room: Room | None = None) -> Game:
     """An end game: the landlord (seat 0) leads ``leads`` in turn and the
@@ -242,7 +244,7 @@ def test_bombs_multiply_together_and_the_breakdown_shows_each_factor() -> None:
 
 
 def test_plain_option_every_bomb_doubles() -> None:
-    # Seed 002: every bomb x2.  soft + hard + rocket: 2^3 = 8; X = 8 x 0.25 = 2.
+    # "plain": every bomb x2.  soft + hard + rocket: 2^3 = 8; X = 8 x 0.25 = 2.
     rules = fixed(laizi_bombs="plain")
     g = Game.endgame(["33374444BR", "5", "6"], landlord=0, rules=rules)
     for lead in ("3337|soft_bomb|3|1", "4444|bomb|4|1", "BR|rocket|R|1"):
@@ -272,20 +274,22 @@ def test_coefficient_and_rounding_down() -> None:
 
 
 def test_cap_of_10000_points_per_farmer() -> None:
-    # initial 2^16 = 65536: X = 65536 x 0.25 = 16384 > 10000, so X = 10000; the landlord 20000.
+    # initial 2^16 = 65536: X = 65536 x 0.25 = 16384 per farmer; the winning landlord's 32768
+    # are capped at 10000 (docs/rules.md §7, revision 4): 5000 from each farmer.
     s = settle_game(0, True, 1, Multiplier(initial=2**16), room=Room(coefficient=2), laizi=True)
-    assert s.points == (20000.0, -10000.0, -10000.0) and s.transfers == (40000, -20000, -20000)
-    # exactly at the cap (40000 x 0.25 = 10000) and just over (40004 x 0.25 = 10001 -> 10000)
-    assert settle_game(1, True, 1, Multiplier(initial=40000), laizi=True).stakes == (10000.0, 20000.0, 10000.0)
-    assert settle_game(1, True, 1, Multiplier(initial=40004), laizi=True).stakes == (10000.0, 20000.0, 10000.0)
-    assert settle_game(1, True, 1, Multiplier(initial=39996), laizi=True).stakes == (9999.0, 19998.0, 9999.0)
+    assert s.points == (10000, -5000, -5000) and s.transfers == (20000, -10000, -10000)
+    # the landlord exactly at the cap (2 x 20000 x 0.25 = 10000), just over, just under
+    assert settle_game(1, True, 1, Multiplier(initial=20000), laizi=True).stakes == (5000, 10000, 5000)
+    assert settle_game(1, True, 1, Multiplier(initial=20004), laizi=True).stakes == (5000, 10000, 5000)
+    assert settle_game(1, True, 1, Multiplier(initial=19996), laizi=True).stakes == (4999, 9998, 4999)
     # Each farmer capped on its own: doubles (landlord 2, farmer 1 2, farmer 2 1), initial 2^15:
     # farmer 1 32768 x 4 x 0.25 = 32768 -> 10000; farmer 2 32768 x 2 x 0.25 = 16384 -> 10000.
     s = settle_game(0, False, 1, Multiplier(initial=2**15), doubles=(2, 2, 1), laizi=True)
     assert s.points == (-20000.0, 10000.0, 10000.0)
-    # Through a game: a room multiplier of 2^17 x hard bomb 4 = 2^19; X = 2^19 / 4 = 131072 -> 10000.
+    # Through a game: a room multiplier of 2^17 x hard bomb 4 = 2^19; X = 2^19 / 4 = 131072 each,
+    # the landlord's 262144 capped at 10000.
     g = out_with("3333", "3333|bomb|3|1", room=Room(coefficient=1, initial_multiplier=2**17))
-    assert g.settlement().points == (20000.0, -10000.0, -10000.0)
+    assert g.settlement().points == (10000, -5000, -5000)
 
 
 def test_laizi_settlement_round_trips_and_plain_ones_are_unchanged() -> None:
@@ -299,21 +303,23 @@ def test_laizi_settlement_round_trips_and_plain_ones_are_unchanged() -> None:
     assert "laizi" not in plain and "big_bombs" not in plain["multiplier"]  # old records read the same
 
 
-# -- escape (RULES.md 6, laizi formula) -----------------------------------------------------
+# -- escape (docs/rules.md §6, laizi formula) -----------------------------------------------------
 
 def test_laizi_escape_formula() -> None:
-    # Landlord base x 2 x 4M, farmer base x 2M, for every M (no 20/10 floor below M = 10).
-    assert escape_penalty(True, 1, 1, laizi=True) == 8 and escape_penalty(True, 2, 5, laizi=True) == 80
-    assert escape_penalty(False, 1, 1, laizi=True) == 2 and escape_penalty(False, 3, 16, laizi=True) == 96
-    # Landlord 0 escapes, M = 3, N = 100: 24 points, 12 to each farmer.
-    s = settle_escape(0, 0, 1, 3, room=Room(coefficient=100), laizi=True)
-    assert s.points == (-24.0, 12.0, 12.0) and s.transfers == (-2400, 1200, 1200) and s.laizi
-    # Farmer 2 escapes, M = 3: 6 points to the landlord; the teammate is untouched.
-    s = settle_escape(2, 0, 1, 3, room=Room(coefficient=100), laizi=True)
-    assert s.points == (6.0, 0.0, -6.0) and s.transfers == (600, 0, -600)
-    # Before a landlord: a farmer with M = 1 and base 1: 2 points, shared.
+    # docs/rules.md §6-7: the landlord pays 4x, a farmer 2x its laizi loss at M, for every M
+    # (no 20/10 floor below M = 10).  M = 16, base 1: each farmer's loss 16 / 4 = 4 points.
+    # Landlord 0 escapes, N = 100: 4 x 8 = 32 points, 16 to each farmer.
+    s = settle_escape(0, 0, 1, 16, room=Room(coefficient=100), laizi=True)
+    assert s.points == (-32, 16, 16) and s.transfers == (-3200, 1600, 1600) and s.laizi
+    # Farmer 2 escapes: 2 x 4 = 8 points to the landlord; the teammate is untouched.
+    s = settle_escape(2, 0, 1, 16, room=Room(coefficient=100), laizi=True)
+    assert s.points == (8, 0, -8) and s.transfers == (800, 0, -800)
+    # M = 3, base 2: a farmer's loss is 3 x 2 / 4 = 3/2, its charge 3 points; the landlord's 12.
+    assert settle_escape(1, 0, 2, 3, laizi=True).points == (3, -3, 0)
+    assert settle_escape(0, 0, 2, 3, laizi=True).points == (-12, 6, 6)
+    # Before a landlord: a farmer with M = 1 and base 1: 2 x 1/4 = 1/2 point, shared.
     s = settle_escape(1, None, 3, 99, room=Room(coefficient=10), laizi=True)
-    assert s.points == (1.0, -2.0, 1.0) and s.transfers == (10, -20, 10)
+    assert s.points == (Fraction(1, 4), Fraction(-1, 2), Fraction(1, 4)) and s.transfers == (2, -4, 2)
 
 
 @pytest.mark.parametrize("hand, wild, bombs", [
@@ -328,7 +334,7 @@ def test_laizi_escape_formula() -> None:
     ("B2", 12, 0),            # a joker never joins a soft bomb (wild cannot stand for it)
 ])
 def test_bombs_a_hand_could_form_with_wild_cards(hand: str, wild: int | None, bombs: int) -> None:
-    assert _laizi_bombs_in(h(hand), wild) == bombs
+    assert sum(_laizi_bombs_in(h(hand), wild)) == bombs
 
 
 # Wild 7.  Seat 0: 3333 44 77 5 6 8 9 T J Q K A; seat 1: B R 77 888 44 55 66 99 TT;
@@ -347,31 +353,33 @@ def escape_game(**kw: object) -> Game:
 def test_escape_counts_every_bomb_with_wild_cards() -> None:
     assert ESCAPE_DEAL[2] == "569TJJJQQQKKKAAA2" and ESCAPE_DEAL[3] == "222"
     g = escape_game(room=Room(coefficient=10))
-    # Bombs each player could form from what it held when play began:
-    #   landlord 0 (with the bottom 222): hard 3333, then 2 wild 7s: 222+7 (needs 1), 44 needs 2 -> 1 more: 2
-    #   seat 1: the rocket, 888+7 (needs 1), then 1 wild left and only pairs (need 2): 2
-    #   seat 2: no wild card, no four of a rank: 0
-    # 2 + 2 + 0 = 4 bombs: M = 2^robs 4 x show 2 x 2^4 = 128.
-    assert g.escape_multiplier() == 128
-    # Played as something else, they still count (seed 002: 非论是否当作其他类别牌打出):
+    # The bombs of the deal, each hand as dealt (docs/rules.md §6-7):
+    #   landlord 0 (with the bottom 222): hard 3333 (x4), then 2 wild 7s: 222+7 (needs 1), 44 needs 2:
+    #     one soft bomb (x2)
+    #   seat 1: the rocket (x4), 888+7 (needs 1, x2), then 1 wild left and only pairs (need 2)
+    #   seat 2: no wild card, no four of a rank
+    # M = 2^robs 4 x show 2 x 2^2 x 4^2 = 512.
+    assert g.deal_bombs() == (2, 2) and g.escape_multiplier() == 512
+    # Played as something else, they still count (docs/rules.md §7, escape):
     act(g, "333345|four_two_single|3|1", PASS, PASS, "2227|trio_single|2|1", PASS, PASS)
-    assert g.bombs_played == 0 and g.multiplier().total == 8 and g.escape_multiplier() == 128
+    assert g.bombs_played == 0 and g.multiplier().total == 8 and g.escape_multiplier() == 512
     farmer = g.copy()
     g.escape(0)
     s = g.settlement()
-    # Landlord escapes: 1 x 2 x 4 x 128 = 1024 points, 512 to each farmer; N = 10.
-    assert s.escaped == 0 and s.escape_multiplier == 128
-    assert s.points == (-1024.0, 512.0, 512.0) and s.transfers == (-10240, 5120, 5120)
+    # Landlord escapes: each farmer's laizi loss would be 512 / 4 = 128; 4 x 256 = 1024 points,
+    # 512 to each farmer; N = 10.
+    assert s.escaped == 0 and s.escape_multiplier == 512
+    assert s.points == (-1024, 512, 512) and s.transfers == (-10240, 5120, 5120)
     farmer.escape(1)
     s = farmer.settlement()
     # Farmer 1 escapes: 2 x 128 = 256 points to the landlord; farmer 2 neither pays nor receives.
-    assert s.points == (256.0, -256.0, 0.0) and s.transfers == (2560, -2560, 0)
+    assert s.points == (256, -256, 0) and s.transfers == (2560, -2560, 0)
 
 
 def test_escape_counts_bombs_played_as_bombs_too() -> None:
     g = escape_game()
     act(g, "3333|bomb|3|1", PASS, PASS)
-    assert g.multiplier().big_bombs == 1 and g.escape_multiplier() == 128  # counted once, not twice
+    assert g.multiplier().big_bombs == 1 and g.escape_multiplier() == 512  # counted once, not twice
 
 
 def test_escape_before_the_landlord_in_a_laizi_room() -> None:
@@ -379,10 +387,11 @@ def test_escape_before_the_landlord_in_a_laizi_room() -> None:
     g.apply(Action.NO_CALL)
     g.escape(2)
     s = g.settlement()
-    assert s.landlord is None and s.points == (1.0, 1.0, -2.0) and s.transfers == (100, 100, -200)
+    # A farmer's laizi loss at M = 1 is 1/4 point, charged twice: 1/2, shared (docs/rules.md §6).
+    assert s.landlord is None and s.points == (0.25, 0.25, -0.5) and s.transfers == (25, 25, -50)
 
 
-# -- bots (RULES.md 7) ---------------------------------------------------------------------
+# -- bots (docs/rules.md §7) ---------------------------------------------------------------------
 
 @pytest.mark.parametrize("rules", [LZ, LZ.replace(laizi_bombs="plain", bidding="points"),
                                    fixed("2", rob_back=False), Rules.preset("rlcard", laizi=True)],
@@ -507,10 +516,10 @@ def test_laizi_golden_playthrough(name: str) -> None:
 
 def test_golden_laizi_escape_is_settled_as_worked_out_by_hand() -> None:
     rec = json.loads((GOLDEN / "laizi_escape.json").read_text())
-    # M = 128 (see test_escape_counts_every_bomb_with_wild_cards); N = 10, rake 1 from each player.
+    # M = 512 (see test_escape_counts_every_bomb_with_wild_cards); N = 10, rake 1 from each player.
     assert rec["deals"][0]["wild"] == "7"
     s = rec["settlement"]
-    assert s["escape_multiplier"] == 128 and s["transfers"] == [-10240, 5120, 5120]
+    assert s["escape_multiplier"] == 512 and s["transfers"] == [-10240, 5120, 5120]
     assert s["rake"] == [1, 1, 1] and s["net"] == [-10241, 5119, 5119]
 
 
@@ -525,7 +534,7 @@ def test_play_laizi_marks_wild_cards_and_records(tmp_path: Path) -> None:
     path = tmp_path / "laizi.json"
     code, out = run(["play", "--laizi", "--seed", "3", "--room", "100", "--record", str(path)], "#1\n" * 400)
     assert code == 0, out
-    assert "show cards before the deal? (x4)" in out  # seed 002's flow
+    assert "show cards before the deal? (x4)" in out  # the laizi room's flow (docs/rules.md §7)
     assert "Wild rank (癞子) drawn:" in out and "*" in out
     game = load(path)
     assert game.is_terminal() and game.rules.laizi and game.wild is not None
@@ -585,15 +594,17 @@ def test_laizi_settlement_invariants(landlord: int, won: bool, base: int, robs: 
     m = Multiplier(robs=robs, bombs=bombs, big_bombs=big, show=show)
     s = settle_game(landlord, won, base, m, doubles, Room(coefficient=n, rake=rake), beans, laizi=True)
     assert sum(s.points) == 0 and sum(s.transfers) == 0 and sum(s.net) == -sum(s.rake)
-    for f in range(3):
-        if f == landlord:
-            continue
-        raw = base * m.total * doubles[f] * doubles[landlord]  # RULES.md 6: X before the coefficient
-        x = min(raw / 4, 10000)  # RULES.md 7: x 0.25, capped at 10000
+    farmers = [f for f in range(3) if f != landlord]
+    # docs/rules.md §6: X before the coefficient; §7: x 1/4, no winner gaining over 10000
+    xs = {f: Fraction(base * m.total * doubles[f] * doubles[landlord], 4) for f in farmers}
+    if won and sum(xs.values()) > 10000:
+        xs = {f: x * 10000 / sum(xs.values()) for f, x in xs.items()}
+    for f in farmers:
+        x = xs[f] if won else min(xs[f], 10000)
         assert s.stakes[f] == x and abs(s.points[f]) == x
-        assert abs(s.transfers[f]) <= int(x * n)  # rounded down (less when floors or caps bind)
+        assert abs(s.transfers[f]) <= math.floor(x * n)  # rounded down (less when floors or caps bind)
         if beans is None:
-            assert abs(s.transfers[f]) == int(x * n)
+            assert abs(s.transfers[f]) == math.floor(x * n)
         else:
             assert beans[f] + s.net[f] >= 0
 

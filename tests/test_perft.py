@@ -1,8 +1,8 @@
-"""Perft over open-hand positions (RULES.md 3; DESIGN.md "Perft").
+"""Perft over open-hand positions (docs/rules.md §3; DESIGN.md "Perft").
 
 ``tests/data/perft.txt`` holds positions and counts computed by the
 independent reference generator (``tests/reference.py``'s ``ref_legal``)
-with the small trick logic below, written again from RULES.md 3.  The
+with the small trick logic below, written again from docs/rules.md §3.  The
 tests recount them with ``Game`` (Python trick logic over the kernel's
 move lists) and the native ``PlayState`` of
 ``ddzcore.search``, and print the per-move split on a mismatch.
@@ -61,7 +61,7 @@ def _minus(hand: str, cards: str) -> str:
 
 @lru_cache(maxsize=None)
 def ref_perft(hands: tuple[str, str, str], to_move: int, last: "tuple | None", owner: "int | None", depth: int) -> int:
-    """RULES.md 3 again: a leader (the owner of the last play, or the first
+    """docs/rules.md §3 again: a leader (the owner of the last play, or the first
     mover) plays anything but pass; followers pass or beat; the game ends
     when a hand is empty."""
     if depth == 0:

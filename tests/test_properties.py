@@ -1,4 +1,4 @@
-"""Hypothesis properties of move generation (RULES.md 2-3), in several rule sets."""
+"""Hypothesis properties of move generation (docs/rules.md §2-3), in several rule sets."""
 
 from __future__ import annotations
 

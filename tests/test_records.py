@@ -163,7 +163,7 @@ def test_bad_records_are_rejected() -> None:
 
     cases = [
         lambda r: r.update(format="other"),
-        lambda r: r.update(version=2),
+        lambda r: r.update(version=3),
         lambda r: r["rules"].update(bidding="auction"),
         lambda r: r.pop("deals"),
         lambda r: r["deals"][0]["cards"].__setitem__(0, "S3 S3"),

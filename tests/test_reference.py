@@ -1,7 +1,7 @@
 """Tests of the slow reference move generator (tests/reference.py) itself.
 
 Every case of shared/cases/cases.json, the action-space totals of
-shared/DESIGN.md, and consistency checks between the reference's two
+the README's "Rules presets" table, and consistency checks between the reference's two
 independent derivations (sub-multiset classification vs structural
 enumeration).
 """
@@ -166,7 +166,7 @@ def test_legal_lead_matches_action_space_subsets():
 
 
 # ---------------------------------------------------------------------------
-# Spot checks of the rule book (RULES.md sections 2, 7, 8)
+# Spot checks of the rule book (docs/rules.md §2, §7, §8)
 # ---------------------------------------------------------------------------
 
 def test_pass_only_with_last():
@@ -176,7 +176,7 @@ def test_pass_only_with_last():
 
 def test_rulebook_examples():
     std = RefRules()
-    # 333444555+888: three single wings of one rank (seed 000)
+    # 333444555+888: three single wings of one rank (docs/rules.md §2)
     assert ref_classify("333444555888", std) == {("333444555888", "plane_single", "5", 3)}
     # pair kickers of one rank would hide a bomb: 4444+55+55, 333444+66+66
     assert ref_classify("44445555", std) == set()
@@ -224,7 +224,7 @@ def test_compare_basics():
 
 
 # ---------------------------------------------------------------------------
-# Two decks (RULES.md section 8)
+# Two decks (docs/rules.md §8)
 # ---------------------------------------------------------------------------
 
 TWO = RefRules(decks=2)
@@ -276,7 +276,7 @@ def test_two_deck_legal_follow():
 
 
 # ---------------------------------------------------------------------------
-# Laizi (RULES.md section 7)
+# Laizi (docs/rules.md §7)
 # ---------------------------------------------------------------------------
 
 def test_laizi_examples():

@@ -1,6 +1,6 @@
-"""Multiplier, stakes, beans, escape and titles (RULES.md sections 5-6).
+"""Multiplier, stakes, beans, escape and titles (docs/rules.md §5-6).
 
-Every expected number below is worked out by hand from RULES.md, in the
+Every expected number below is worked out by hand from docs/rules.md, in the
 comment next to it.
 """
 
@@ -19,7 +19,7 @@ from ddzcore.settlement import TITLES, _scale_to, _split_equally
 BIG = 10**9  # beans nobody runs out of
 
 
-# -- the multiplier (RULES.md 6) ------------------------------------------------
+# -- the multiplier (docs/rules.md §6) ------------------------------------------------
 
 def test_multiplier_is_the_product_of_its_parts() -> None:
     # initial 2 x 2^2 robs x 2^3 bombs x show 5 x spring 2 = 2*4*8*5*2
@@ -132,16 +132,17 @@ def test_scale_and_split_helpers() -> None:
     assert _split_equally(0, [3, 3]) == [0, 0]
 
 
-# -- escape (RULES.md 6) ---------------------------------------------------------
+# -- escape (docs/rules.md §6) ---------------------------------------------------------
 
 @pytest.mark.parametrize("landlord, m, points", [
-    (True, 1, 40), (True, 9, 40),      # base 1 x 2 x 20 when M < 10
-    (True, 10, 80), (True, 16, 128),   # base 1 x 2 x 4M from M = 10 on
-    (False, 9, 10), (False, 10, 20), (False, 32, 64),  # farmer: 10, or 2M
+    (True, 1, 40), (True, 9, 40),      # S = base 1 x 2 opponents; 20 x S when M < 10
+    (True, 10, 80), (True, 16, 128),   # 4 x S x M from M = 10 on
+    (False, 9, 10), (False, 10, 20), (False, 32, 64),  # farmer (S = 1): 10 x S, or 2 x S x M
 ])
 def test_escape_penalty_branches(landlord: bool, m: int, points: int) -> None:
-    assert escape_penalty(landlord, 1, m) == points
-    assert escape_penalty(landlord, 3, m) == 3 * points
+    s = 2 if landlord else 1
+    assert escape_penalty(landlord, s, m) == points
+    assert escape_penalty(landlord, 3 * s, m) == 3 * points
 
 
 def test_escape_multiplier() -> None:

@@ -1,6 +1,6 @@
 """The native play state (ddzcore.search.PlayState): API, make/unmake, and
 differential checks of its legal moves against ``ddzcore.legal_moves`` and
-the independent reference generator over seeded random playouts (RULES.md 3)."""
+the independent reference generator over seeded random playouts (docs/rules.md §3)."""
 
 from __future__ import annotations
 
@@ -237,7 +237,7 @@ def test_perft_small_by_hand():
 
 @pytest.mark.parametrize("rules", LAIZI, ids=lambda r: f"wild{r.wild}")
 def test_laizi_playouts_match_legal_moves(rules):
-    """Laizi (RULES.md 7): the state plays with wild cards too; soft and wild
+    """Laizi (docs/rules.md §7): the state plays with wild cards too; soft and wild
     bombs count as bombs."""
     rng = random.Random(99)
     bombs = 0

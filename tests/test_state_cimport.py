@@ -1,4 +1,4 @@
-"""Cython code elsewhere can cimport the native state (RULES.md 3): the
+"""Cython code elsewhere can cimport the native state (docs/rules.md §3): the
 README's example, compiled against the shipped .pxd files, counts the same
 perft as the kernel."""
 

@@ -41,7 +41,7 @@ def test_perft_data_file(pos):
 
 
 def ref_perft(hands: list, turn: int, last, owner, depth: int, rr) -> int:
-    """Play sequences of exactly `depth` moves (RULES.md 3): a pass hands the
+    """Play sequences of exactly `depth` moves (docs/rules.md §3): a pass hands the
     turn on, and when it comes back to the last player to play, that player
     leads freely; the game ends when a hand is empty."""
     if depth == 0:

@@ -1,7 +1,7 @@
 """Batch random self-play in the kernel (ddzcore.simulate): determinism, the
-recorded games replayed by an independent Python bookkeeping (RULES.md 3),
+recorded games replayed by an independent Python bookkeeping (docs/rules.md §3),
 and the calling phase's outcome frequencies against an enumeration of
-RULES.md 4 with uniformly random choices."""
+docs/rules.md §4 with uniformly random choices."""
 
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ def test_errors(bad):
 
 
 def replay(hands, landlord, moves, rules):
-    """Straight from RULES.md 3, independently of the native state: check every
+    """Straight from docs/rules.md §3, independently of the native state: check every
     move is legal for the seat in turn and return (winner, bombs, spring,
     anti-spring, turns)."""
     hands = [Hand.from_word(int(w)) for w in hands]
@@ -124,7 +124,7 @@ def test_recorded_game_replays_on_play_state():
         assert s.multiplier * 2 ** int(r.robs[i]) == r.multiplier[i]
 
 
-# ---------------------------------------------------------------- calling (RULES.md 4)
+# ---------------------------------------------------------------- calling (docs/rules.md §4)
 
 def call_rob_outcomes(rob_back: bool) -> dict:
     """P((landlord - first caller) mod 3, robs) for one deal with every choice

@@ -1,6 +1,6 @@
 """ddzcore: a fast, correct Dou Dizhu (斗地主, Fight the Landlord) engine.
 
-The rules are RULES.md's (see the project README).  Public API::
+The rules are those of the project's rule book, docs/rules.md.  Public API::
 
     from ddzcore import Hand, Move, Combo, Rules, legal_moves, classify
     legal_moves("33344455566677789TJQ")             # a free lead
@@ -86,7 +86,7 @@ __all__ = [
     "SelfPlay",
     "perft",
     "simulate",
-    # the game (RULES.md 3-6)
+    # the game (docs/rules.md §3-6)
     "Game",
     "Phase",
     "Action",
@@ -110,7 +110,7 @@ __all__ = [
     "IllegalActionError",
     "InvalidDealError",
     "RecordError",
-    # the five-player two-deck game (RULES.md 8)
+    # the five-player two-deck game (docs/rules.md §8)
     "FiveGame",
     "FivePhase",
     "FiveAction",

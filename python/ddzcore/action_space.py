@@ -1,6 +1,6 @@
 """The whole action space of a rule set, with a dense integer id per move.
 
-For machine-learning users (RULES.md 2; DESIGN.md "Action-space totals"):
+For machine-learning users (docs/rules.md §2; DESIGN.md "Action-space totals"):
 every distinct move (cards + reading) of at most ``max_cards`` cards that one
 deck can hold, plus pass.  Ids are stable for a rule set: pass is 0, then the
 moves sorted by (combo, length, main rank, card word).

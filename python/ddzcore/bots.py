@@ -1,5 +1,5 @@
 """Bots: one small interface, a uniform-random bot and a rule-based bot, and
-a loop that plays whole games with them (RULES.md sections 3-6).
+a loop that plays whole games with them (docs/rules.md §3-6).
 
 A bot sees only its ``Observation`` (its information set) and returns one
 of ``obs.legal_actions``::
@@ -91,7 +91,7 @@ class RandomBot(Bot):
 _SHIFTS = np.arange(15, dtype=np.uint64) * np.uint64(4)
 _BOMBISH = int(Combo.BOMB)  # BOMB..JOKER_BOMB are bombs (rocket, soft and pure wild bombs; not the shuttle)
 _LAST_BOMB = int(Combo.JOKER_BOMB)
-#: Bomb strength tiers (RULES.md 7): soft < hard < pure wild < rocket; used to spend the cheapest bomb.
+#: Bomb strength tiers (docs/rules.md §7): soft < hard < pure wild < rocket; used to spend the cheapest bomb.
 _BOMB_TIER = np.zeros(32, dtype=np.int64)
 _BOMB_TIER[[int(Combo.SOFT_BOMB), int(Combo.BOMB), int(Combo.WILD_BOMB), int(Combo.ROCKET),
             int(Combo.JOKER_BOMB)]] = [0, 1, 2, 3, 3]  # joker bombs after rank bombs, as their main ranks are
@@ -116,7 +116,7 @@ def _strength(word: int, wild: "int | None" = None) -> float:
 
 
 class RuleBot(Bot):
-    """A simple rule-based player (RULES.md 3-5).
+    """A simple rule-based player (docs/rules.md §3-5).
 
     Bidding: calls, robs, bids and doubles by a hand-strength score (bombs,
     the rocket, 2s and aces; loose low singles count against); shows only a
@@ -126,12 +126,12 @@ class RuleBot(Bot):
     the rocket for when an opponent is close to going out; lets its
     teammate's move stand.
 
-    Laizi games (RULES.md 7): soft and pure wild bombs are bombs like the
+    Laizi games (docs/rules.md §7): soft and pure wild bombs are bombs like the
     others (kept back, and the weakest tier spent first: soft, hard, pure
     wild, rocket); wild cards count towards hand strength once the wild
     rank is known, and spending them outside a bomb is avoided.
 
-    Five players (RULES.md 8, ``FiveObservation``): reveals only as a landlord
+    Five players (docs/rules.md §8, ``FiveObservation``): reveals only as a landlord
     with a hand worth a show, doubles by the same score, and in play treats
     every seat not known to be an ally as an opponent (a farmer knows its
     allies only once the landlords are public).
@@ -168,7 +168,7 @@ class RuleBot(Bot):
         return legal[0]
 
     def _act_five(self, obs: FiveObservation) -> "FiveAction | Move":
-        """Five players (RULES.md 8): reveal (landlords only) a hand worth a
+        """Five players (docs/rules.md §8): reveal (landlords only) a hand worth a
         show, double by the same score as with three; play as below, with the
         sides this seat knows (seats not known to be allies count as opponents)."""
         if obs.phase == FivePhase.PLAY:
@@ -278,7 +278,7 @@ def make_bot(name: str, seed: Optional[int] = None) -> Bot:
 
 def play_game(game: _G, bots: Sequence[Bot], max_actions: int = 100_000) -> _G:
     """Play ``game`` to the end with one bot per seat and return it (a
-    three-player ``Game`` or a five-player ``FiveGame``, RULES.md 8).
+    three-player ``Game`` or a five-player ``FiveGame``, docs/rules.md §8).
 
     Each bot's ``new_game`` is called first.  Raises ``IllegalActionError``
     if a bot returns an illegal action, ``RuntimeError`` after

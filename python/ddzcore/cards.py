@@ -1,4 +1,4 @@
-"""Ranks and hands (RULES.md section 1).
+"""Ranks and hands (docs/rules.md §1).
 
 A ``Hand`` is an immutable multiset of ranks stored as the kernel's 64-bit
 card word: 4 bits of count per rank, rank index 0 (the 3) in the lowest
@@ -131,7 +131,7 @@ class Hand:
     copies of a rank (4 and one joker of each kind, or 8 and 2).
 
     Raises ``InvalidCardsError`` (a ``ValueError``) naming the bad input.
-    Implements RULES.md section 1.
+    Implements docs/rules.md §1.
     """
 
     __slots__ = ("_word", "_decks")

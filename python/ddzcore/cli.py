@@ -129,7 +129,7 @@ def classify_cmd(cards: str, preset: str, wild: str | None, as_json: bool) -> No
 if __name__ == "__main__":  # pragma: no cover
     main()
 
-from .cli_game import play, simulate  # noqa: E402  (the game commands, RULES.md 3-6)
+from .cli_game import play, simulate  # noqa: E402  (the game commands, docs/rules.md §3-6)
 from .cli_replay import replay_cmd, view_cmd  # noqa: E402  (records: terminal and HTML replays)
 from .cli_solve import solve_cmd  # noqa: E402  (the endgame solver, docs/rules.md §3, §6)
 

@@ -22,6 +22,7 @@ import os
 import tempfile
 import time
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence, TypeVar
 
@@ -584,7 +585,7 @@ def _three_announce(console: Console, me: _ThreeSeat) -> Callable[[Any], None]:
     return announce
 
 
-def _settlement_table(names: Sequence[str], roles: Sequence[str], points: Sequence["int | float"],
+def _settlement_table(names: Sequence[str], roles: Sequence[str], points: Sequence["int | float | Fraction"],
                       s: "Settlement | FiveSettlement", beans: bool) -> Table:
     t = Table(title="Settlement")
     for c in ("seat", "role", "points") + (("transfer", "rake", "net beans") if beans else ()):

@@ -10,6 +10,8 @@ docs/rules.md §7) marked ``*``.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from typing import Optional, Sequence, cast
 
 from rich.text import Text
@@ -133,10 +135,11 @@ def five_action_words(action: "FiveAction | Move | int") -> str:
     return _FIVE_WORDS.get(FiveAction(action), str(action))
 
 
-def points_text(points: "int | float") -> str:
-    """Signed points (laizi and five-player points can be fractions: ``+2.25``)."""
-    if isinstance(points, float) and not points.is_integer():
-        return f"{points:+g}"
+def points_text(points: "int | float | Fraction") -> str:
+    """Signed points (laizi and five-player points can be fractions: ``+2.25``;
+    laizi points are exact ``Fraction`` values, shown to 6 digits)."""
+    if points != int(points):
+        return f"{float(points):+g}"
     return f"{int(points):+d}"
 
 
@@ -167,7 +170,7 @@ def _product(total: int, terms: Sequence[tuple[object, str]]) -> str:
     return f"x{total} = " + " · ".join(parts) if parts else f"x{total} (nothing has raised it yet)"
 
 
-def _beans_lines(names: Sequence[str], points: Sequence["int | float"], transfers: Sequence[int],
+def _beans_lines(names: Sequence[str], points: Sequence["int | float | Fraction"], transfers: Sequence[int],
                  rake: Sequence[int], net: Sequence[int], coefficient: int) -> list[str]:
     """How points became beans: transfers (points x N, after floors and caps), rake, net."""
     out = [f"Beans: points x {coefficient} bean{'s' * (coefficient != 1)} a point, each loser paying at most "
@@ -216,10 +219,10 @@ def explain_settlement(s: Settlement, names: Sequence[str], coefficient: int = 1
             line = f"  {names[f]} (farmer): " + " x ".join(terms) + f" = {raw}"
             if s.laizi:
                 line += f", x 0.25 (laizi room) = {raw / 4:g}"
-                if s.stakes[f] != raw / 4:
-                    line += f", capped at {s.stakes[f]:g}"
+                if s.stakes[f] != Fraction(raw, 4):
+                    line += f", capped (no winner gains over 10000) to {float(s.stakes[f]):g}"
             out.append(line + f" points {'paid to' if won else 'won from'} the landlord")
-        out.append(f"  {names[lord]} (landlord): {' + '.join(f'{s.stakes[f]:g}' for f in farmers)} = "
+        out.append(f"  {names[lord]} (landlord): {' + '.join(f'{float(s.stakes[f]):g}' for f in farmers)} = "
                    f"{points_text(s.points[lord])} points")
     out += _beans_lines(names, s.points, s.transfers, s.rake, s.net, coefficient)
     return out

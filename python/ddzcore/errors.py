@@ -39,13 +39,13 @@ class DdzError(ValueError):
 
 
 class InvalidCardsError(DdzError):
-    """Card text or a card word that is not a valid set of cards (RULES.md 1):
+    """Card text or a card word that is not a valid set of cards (docs/rules.md §1):
     a bad character, more copies of a rank than the deck holds, too many jokers."""
 
 
 class InvalidMoveError(DdzError):
     """Cards, or a ``CARDS|COMBO|MAIN|LENGTH`` text, that are not a valid
-    combination (RULES.md 2)."""
+    combination (docs/rules.md §2)."""
 
 
 class AmbiguousMoveError(InvalidMoveError):
@@ -59,11 +59,11 @@ class AmbiguousMoveError(InvalidMoveError):
 
 class IllegalMoveError(DdzError):
     """A valid combination that is not legal here: not contained in the hand,
-    or not beating the move to beat (RULES.md 2-3)."""
+    or not beating the move to beat (docs/rules.md §2-3)."""
 
 
 class IllegalActionError(IllegalMoveError):
-    """An action that is not legal in the game's current state (RULES.md 3-6):
+    """An action that is not legal in the game's current state (docs/rules.md §3-6):
     the wrong phase or player, a move not in the hand or not beating the last
     one, a pass on a lead, a bid not above the last, escaping a finished game.
     The game is left unchanged."""
@@ -71,9 +71,9 @@ class IllegalActionError(IllegalMoveError):
 
 class InvalidDealError(InvalidCardsError):
     """A given deal that is not one deck dealt 17/17/17 + 3 bottom cards, or
-    an end-game position whose hands overlap or exceed the deck (RULES.md 4);
+    an end-game position whose hands overlap or exceed the deck (docs/rules.md §4);
     with five players, not two decks dealt 5 × 21 + 3, or a marked card that
-    is a joker or not dealt to a player (RULES.md 8)."""
+    is a joker or not dealt to a player (docs/rules.md §8)."""
 
 
 class RecordError(DdzError):

@@ -1,4 +1,4 @@
-"""The five-player two-deck game, 五人斗地主 (RULES.md section 8).
+"""The five-player two-deck game, 五人斗地主 (docs/rules.md §8).
 
 Two decks (108 cards), five players with 21 cards each, 3 bottom cards.  A
 random non-joker card among the 105 dealt ones is turned up: the marked card
@@ -23,13 +23,13 @@ Vocabulary as the three-player ``Game`` (OpenSpiel-like):
 ``FiveGame.from_record()`` (also through ``ddzcore.records``).  Seats are 0-4
 in dealing and turn order; the next player after seat s is (s + 1) mod 5.
 
-Concrete cards (``FiveCard``) carry their deck copy (RULES.md 1): an int
+Concrete cards (``FiveCard``) carry their deck copy (docs/rules.md §1): an int
 ``copy × 54 + Card``, written ``S3`` (copy 0) and ``S3'`` (copy 1).  Play
 itself is by ranks (``Hand`` words with ``Rules(decks=2)``), plus one fact
 about suits: how many cards of the marked card's face (its rank and suit,
 either copy) each player holds and plays.
 
-Points RULES.md leaves open, decided here:
+Points the rule book (docs/rules.md) leaves open, decided here:
 
 - **Which concrete cards a move plays.**  Two cards of the same face (the
   marked card and its twin) cannot be told apart at the table, and no other
@@ -53,7 +53,7 @@ Points RULES.md leaves open, decided here:
   landlord always knows whether it plays alone (it sees the bottom); the
   hidden landlord knows its partner; a farmer knows only the open landlord
   until the reveal.
-- Doubling eligibility (RULES.md 5 with a room) uses the roles public when
+- Doubling eligibility (docs/rules.md §5 with a room) uses the roles public when
   doubling starts: a public landlord needs every player above the
   threshold; anyone else (a farmer, or a hidden landlord not yet revealed)
   its own beans and those of every public landlord.  So being asked leaks
@@ -61,7 +61,7 @@ Points RULES.md leaves open, decided here:
 - Base 1; the room's initial multiplier applies; there is no calling, no
   show cards, no redeal, no escape.
 - Stakes with two landlords are halves (points are floats); beans per
-  farmer-landlord pair are rounded down (as RULES.md 7 does for laizi), so
+  farmer-landlord pair are rounded down (as docs/rules.md §7 does for laizi), so
   with N = 1 a pair of half a point moves no bean: read ``returns()``.
 """
 
@@ -90,13 +90,13 @@ PLAYERS = 5
 HAND_CARDS = 21
 N_CARDS = 108
 
-# -- concrete two-deck cards (RULES.md 1) -----------------------------------------------
+# -- concrete two-deck cards (docs/rules.md §1) -----------------------------------------------
 
 _UNIT = [1 << (4 * _card_rank(c % 54)) for c in range(N_CARDS)]
 
 
 class FiveCard(int):
-    """A concrete card of the two decks (RULES.md 1): an int 0-107,
+    """A concrete card of the two decks (docs/rules.md §1): an int 0-107,
     ``copy × 54 + Card`` (``Card``: ``4 × rank + suit``, 52 ``B``, 53 ``R``).
     Text: the one-deck card text, plus ``'`` for deck copy 1 (``S3``,
     ``S3'``, ``HT'``, ``B'``).  ``FiveCard.parse("D2'")``.
@@ -237,7 +237,7 @@ def _resolve(parts: Sequence[Any], what: str) -> list[tuple[int, ...]]:
 # -- phases, actions, moves ---------------------------------------------------------------
 
 class FivePhase(IntEnum):
-    """The phases of a five-player game (RULES.md 8)."""
+    """The phases of a five-player game (docs/rules.md §8)."""
 
     REVEAL = 0  #: 亮出身份: each player in turn from the open landlord
     DOUBLE = 1  #: 加倍: each eligible player, once
@@ -249,7 +249,7 @@ class FivePhase(IntEnum):
 
 
 class FiveAction(IntEnum):
-    """The non-play actions of a five-player game (RULES.md 8).  The doubling
+    """The non-play actions of a five-player game (docs/rules.md §8).  The doubling
     values equal ``Action.NO_DOUBLE`` / ``Action.DOUBLE``, so either enum works."""
 
     NO_DOUBLE = 10  #: 不加倍
@@ -275,7 +275,7 @@ _NO = {0: FiveAction.NO_REVEAL, 1: FiveAction.NO_DOUBLE}
 
 class MarkedMove(Move):
     """A move that plays ``marked`` (1 or 2) cards of the marked card's face
-    (its rank and suit, either deck copy) among its cards (RULES.md 8; see
+    (its rank and suit, either deck copy) among its cards (docs/rules.md §8; see
     the module docstring).  ``MarkedMove("3|single|3|1", 1)``; text
     ``"3|single|3|1 marked 1"``.  ``move`` is the plain ``Move``; a
     ``MarkedMove`` never equals a plain ``Move``.
@@ -346,7 +346,7 @@ def _contains(h: int, c: int) -> bool:
 
 
 def _doubling_bomb(cards: int, info: int) -> bool:
-    """5-8 card bombs, three and four jokers (RULES.md 8); not 4-card bombs or two jokers."""
+    """5-8 card bombs, three and four jokers (docs/rules.md §8); not 4-card bombs or two jokers."""
     combo = info & 31
     return (combo == _BOMB and _ncards(cards) >= 5) or (combo == _JOKER_BOMB and _ncards(cards) >= 3)
 
@@ -361,7 +361,7 @@ def _seat(player: object) -> int:
 
 @dataclass(frozen=True)
 class FiveObservation:
-    """What one player may see (an information set; RULES.md 8).
+    """What one player may see (an information set; docs/rules.md §8).
 
     - ``player``, ``phase``, ``current_player`` (``TERMINAL`` at the end).
     - ``marked``: the marked card (public, a ``FiveCard``); ``open_landlord``.
@@ -418,7 +418,7 @@ FiveActionLike = Union[FiveAction, Move, str, int]
 
 
 class FiveGame(_GameBase):
-    """A five-player two-deck Dou Dizhu game (五人斗地主, RULES.md 8), from
+    """A five-player two-deck Dou Dizhu game (五人斗地主, docs/rules.md §8), from
     the deal to the settlement.
 
     ``FiveGame(rules=None, *, seed=None, deal=None, marked=None, room=None, beans=None)``
@@ -453,7 +453,7 @@ class FiveGame(_GameBase):
     _PLAIN_MOVES = False  # a MarkedMove is played as such
     _NO_WORDS = ("pass", "no", "p", "n", "放弃")
     _NO_ACTION = _NO
-    _RULES_REF = "2, 8"
+    _RULES_REF = "§2, §8"
 
     def __init__(self, rules: Optional[Rules] = None, *, seed: "int | np.random.Generator | None" = None,
                  deal: Optional[Sequence[Any]] = None, marked: "FiveCard | str | int | None" = None,
@@ -497,7 +497,7 @@ class FiveGame(_GameBase):
                 raise InvalidDealError(f"bad marked card: {e}") from None
             if mk % 54 >= 52 or not any(mk in part for part in dealt[:PLAYERS]):
                 raise InvalidDealError(f"the marked card {FiveCard(mk)} must be a non-joker card dealt to a "
-                                       f"player, never a joker or a bottom card (RULES.md 8)")
+                                       f"player, never a joker or a bottom card (docs/rules.md §8)")
         self._dealt = dealt
         self._marked = mk
         self._mrank = _card_rank(mk % 54)
@@ -620,7 +620,7 @@ class FiveGame(_GameBase):
         return self._ph == _END
 
     def legal_actions(self) -> "list[FiveAction] | list[Move] | MoveList":
-        """The current player's legal actions (RULES.md 8): ``FiveAction``
+        """The current player's legal actions (docs/rules.md §8): ``FiveAction``
         members in the reveal and doubling phases (farmers: ``NO_REVEAL``
         only); in play a ``MoveList`` (kernel order, ``PASS`` first when
         following; only ``PASS`` after four jokers), or, for a player
@@ -662,7 +662,7 @@ class FiveGame(_GameBase):
         text that ``parse_action`` reads.  A plain ``Move`` plays as few
         marked-face cards as the hand allows.  Raises ``IllegalActionError``
         (a ``ValueError``) for an action not legal here, ``InvalidMoveError``
-        for unreadable text; the game is then unchanged.  RULES.md 8."""
+        for unreadable text; the game is then unchanged.  docs/rules.md §8."""
         if self._ph == _PLAY and isinstance(action, Move):
             p = self._cur
             c, i = action._cards, action._info
@@ -672,7 +672,7 @@ class FiveGame(_GameBase):
                         or (p != self._lastp and not _beats(c, i, last._cards, last._info, self._flags))):
                     raise IllegalActionError(self._why_illegal(action))
             elif p == self._lastp:
-                raise IllegalActionError(f"seat {p} leads and cannot pass (RULES.md 3)")
+                raise IllegalActionError(f"seat {p} leads and cannot pass (docs/rules.md §3)")
             self._play(p, action, self._marked_count(p, action))
             return
         self._apply_other(action)
@@ -746,8 +746,8 @@ class FiveGame(_GameBase):
         if not _valid(move._cards, move._info, self._flags):
             return f"{move} is not a valid combination under these rules"
         if self._last._info & 31 == _JOKER_BOMB and _ncards(self._last._cards) == 4:
-            return f"{move} cannot be played: after four jokers every other player must pass (RULES.md 3)"
-        return (f"{move} does not beat {self._last} (RULES.md 2, 8: same type and number of cards with a "
+            return f"{move} cannot be played: after four jokers every other player must pass (docs/rules.md §3)"
+        return (f"{move} does not beat {self._last} (docs/rules.md §2, §8: same type and number of cards with a "
                 f"higher main rank, or a higher bomb)")
 
     def pop(self) -> "FiveAction | Move":
@@ -901,7 +901,7 @@ class FiveGame(_GameBase):
         return tuple(tuple(int.__new__(FiveCard, c) for c in part) for part in self._dealt)
 
     def multiplier(self) -> FiveMultiplier:
-        """The multiplier breakdown so far (RULES.md 8); the spring is known
+        """The multiplier breakdown so far (docs/rules.md §8); the spring is known
         once the game is over."""
         spring = False
         if self._winner is not None:
@@ -912,7 +912,7 @@ class FiveGame(_GameBase):
                               reveal=self._chosen, spring=spring)
 
     def settlement(self) -> FiveSettlement:
-        """The ``FiveSettlement`` of the finished game (RULES.md 8): points,
+        """The ``FiveSettlement`` of the finished game (docs/rules.md §8): points,
         multiplier breakdown, stakes, bean transfers, rake and net.  Raises
         ``IllegalActionError`` while the game is not over."""
         if self._ph != _END:
@@ -929,7 +929,7 @@ class FiveGame(_GameBase):
 
     # -- information sets ------------------------------------------------------------------------
     def observation(self, player: int) -> FiveObservation:
-        """What seat ``player`` may see now (RULES.md 8): its own cards, the
+        """What seat ``player`` may see now (docs/rules.md §8): its own cards, the
         marked card and the open landlord, what it knows of the hidden
         landlord, its partner's hand once the landlords are public (landlords
         only), the bottom (open landlord only), card counts, the public
@@ -1131,7 +1131,7 @@ def _parse_action_text(body: str, rules: Rules) -> "FiveAction | Move":
 
 @dataclass
 class FiveStats:
-    """Results of ``run_five_games`` (RULES.md 8).
+    """Results of ``run_five_games`` (docs/rules.md §8).
 
     - ``games``; ``landlord_wins`` / ``farmer_wins`` (games each side won);
       ``solo`` (games where the open landlord played alone);

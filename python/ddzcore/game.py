@@ -1,4 +1,4 @@
-"""The whole three-player game as a state machine (RULES.md sections 3 to 6).
+"""The whole three-player game as a state machine (docs/rules.md §3-6).
 
 Phases, in order (those switched off in ``Rules`` are skipped)::
 
@@ -7,7 +7,7 @@ Phases, in order (those switched off in ``Rules`` are skipped)::
     SHOW_LATE    发牌明牌   after all 17: show (x3) or not
     CALL / ROB   叫地主 / 抢地主   (Rules.bidding == "call_rob")
     BID          叫分 1-3          (Rules.bidding == "points")
-    (laizi)      癞子       a laizi room draws and announces the wild rank here (RULES.md 7)
+    (laizi)      癞子       a laizi room draws and announces the wild rank here (docs/rules.md §7)
     SHOW_BOTTOM  明牌       the landlord, after taking the 3 bottom cards: show (x2) or not
     DOUBLE       加倍       each eligible player, from the landlord: double or not
     PLAY         出牌       the landlord leads
@@ -22,19 +22,20 @@ and ``observation(p)`` (an information set: nothing hidden leaks).
 
 Actions are ``Action`` members in the bidding, show and doubling phases and
 ``Move`` objects (``PASS`` included) in play.  Seats are 0, 1, 2 in turn
-order; the next player after seat s is (s + 1) mod 3 (RULES.md 3).
+order; the next player after seat s is (s + 1) mod 3 (docs/rules.md §3).
 
 Hands are ``Hand`` objects (kernel card words) inside the game; concrete
 cards with suits (``Card``) exist for dealing, display and records only.
 
-Points RULES.md leaves open, decided here:
+Points the rule book (docs/rules.md) leaves open, decided here:
 
 - Show cards during the deal are two decision points: after
   ``Rules.show_early_cards`` (8) dealt cards (x4) and after all 17 (x3);
-  showing earlier within either window cannot change anything, since "the
-  first player to show" is by turn order.  The shows before and during the
-  deal are asked in turn from the randomly chosen first caller, who is
-  drawn with each deal (before anyone shows).
+  showing earlier within either window cannot change anything (the first
+  player to show is the first in time, and within one moment the first in
+  turn order).  The shows before and during the deal are asked in turn
+  from the randomly chosen first caller, who is drawn with each deal
+  (before anyone shows).
 - After everybody passes with no show, the whole round starts again: a new
   deal, a new random first caller, the show offers again.
 - Point bidding with a show and three passes: the first shower becomes
@@ -44,7 +45,7 @@ Points RULES.md leaves open, decided here:
 - An escape before there is a landlord uses base 1 even under point
   bidding; an end-game position (``Game.endgame``) never scores spring.
 
-Laizi rooms (``Rules(laizi=True)`` / ``Rules.preset("laizi")``, RULES.md 7):
+Laizi rooms (``Rules(laizi=True)`` / ``Rules.preset("laizi")``, docs/rules.md §7):
 
 - The wild rank is drawn uniformly from 3..2 with each deal (from the same
   seeded generator, right after the first caller) and kept hidden; it is
@@ -57,10 +58,11 @@ Laizi rooms (``Rules(laizi=True)`` / ``Rules.preset("laizi")``, RULES.md 7):
 - ``Rules(wild="7")`` fixes the wild rank instead (puzzles, end games): it
   is public from the start, and the game is a laizi game all the same.
 - Escape: the bombs counted are, for each player, the most disjoint bombs
-  (soft, hard, pure wild, rocket) that the cards it held at the start of
-  play (the bottom with the landlord) could form with its wild cards, so
-  every bomb counts whether it was played as a bomb, as another
-  combination, or not yet (RULES.md 6-7: "whatever they were played as").
+  (soft, hard, pure wild, rocket; the most x4 ones among equal counts)
+  that the cards it was dealt (the bottom with the landlord) could form
+  with its wild cards, so every bomb counts whether it was played as a
+  bomb, as another
+  combination, or not yet (docs/rules.md §6-7: "whatever they were played as").
 - Dense move ids (``action_id`` in play) are not defined for laizi games:
   the move set depends on the wild rank and holds about 1.7 million moves.
 """
@@ -107,7 +109,7 @@ _FLOW_FIELDS = ("bidding", "rob_back", "show_start", "show_deal_early", "show_de
 OPENSPIEL_FLOW: dict[str, Any] = dict(bidding="points", show_start=0, show_deal_early=0, show_deal_late=0,
                                       show_bottom=0, doubling=False, max_redeals=0)
 
-# -- concrete cards (RULES.md 1) ------------------------------------------------
+# -- concrete cards (docs/rules.md §1) ------------------------------------------------
 
 _SUITS = "SHCD"
 
@@ -120,7 +122,7 @@ _UNIT = [1 << (4 * _card_rank(c)) for c in range(54)]
 
 
 class Card(int):
-    """A concrete card (RULES.md 1): an int 0-53.  ``4 × rank + suit`` for the
+    """A concrete card (docs/rules.md §1): an int 0-53.  ``4 × rank + suit`` for the
     ranks 3..2 (suits S, H, C, D = 0..3), 52 the small joker ``B``, 53 the big
     joker ``R``.  ``str(Card(0)) == "S3"``; ``Card.parse("HT")``.
 
@@ -261,7 +263,7 @@ def _parse_enum(cls: Any, text: Any, ints: Any, aliases: dict[str, Any], what: s
 
 
 class Phase(IntEnum):
-    """The phases of a deal, in order (RULES.md 4-6)."""
+    """The phases of a deal, in order (docs/rules.md §4-6)."""
 
     SHOW_START = 0  #: 明牌开始: before the deal, show for x5
     SHOW_EARLY = 1  #: 发牌明牌 early: after at most 8 dealt cards, x4
@@ -346,7 +348,7 @@ _BOMB = int(Combo.BOMB)
 _LAST_BOMB = int(Combo.JOKER_BOMB)  # bomb kinds are BOMB..JOKER_BOMB (the shuttle after them is not one)
 _ROCKET = int(Combo.ROCKET)
 _SOFT = int(Combo.SOFT_BOMB)
-#: What a player may do after the rocket: pass, and only pass (RULES.md 3).
+#: What a player may do after the rocket: pass, and only pass (docs/rules.md §3).
 _PASS_ONLY = MoveList(np.zeros(1, MOVE_DTYPE))
 
 
@@ -364,30 +366,41 @@ def _clone(rng: np.random.Generator) -> np.random.Generator:
 
 
 def _bombs_in(word: int) -> int:
-    """The most disjoint bombs and rockets a hand can form (RULES.md 6, escape)."""
+    """The most disjoint bombs and rockets a hand can form (docs/rules.md §6, escape)."""
     n = sum(1 for r in range(13) if (word >> (4 * r)) & 0xF == 4)
     return n + ((word >> 52) & 0xFF == 0x11)
 
 
-def _laizi_bombs_in(word: int, wild: Optional[int]) -> int:
-    """The most disjoint bombs a hand can form with its wild cards (RULES.md
-    6-7, laizi escape): hard bombs, the rocket, soft bombs (naturals of a
-    rank plus wild cards) and pure wild bombs.  Each bomb takes 4 cards and
-    a rank's naturals fit one bomb, so taking the soft bombs that need the
-    fewest wild cards first, then 4 spare wild cards per pure wild bomb, is
-    the most: e.g. 7 wild, ``"3337777"`` -> 3337 with 777 left (or 7777):
-    1 bomb; ``"33344777"`` -> 3337 and 4477: 2 bombs."""
+def _laizi_bombs_in(word: int, wild: Optional[int]) -> tuple[int, int]:
+    """The bombs of a laizi hand (docs/rules.md §6-7, escape): the most
+    disjoint bombs it can form with its wild cards, and among the ways to
+    form that many, the one with the most x4 bombs (laizi table).  Returns
+    ``(soft, big)``: soft bombs (naturals of a rank plus wild cards, x2) and
+    hard bombs, pure wild bombs and the rocket (x4).
+
+    Each bomb takes 4 cards and a rank's naturals fit one bomb: hard bombs
+    and the rocket need no wild card; with p pure wild bombs (4 wild cards
+    each) the spare wild cards complete the soft bombs that need the fewest
+    first; the largest total wins, then the most pure wild bombs.  E.g. 7
+    wild: ``"3337777"`` -> 3337 + 777 left, or 7777: one bomb, the pure one
+    (x4); ``"33344777"`` -> 3337 and 4477: two soft bombs; ``"44449"`` with
+    9 wild -> the hard bomb 4444 (x4), not the soft 4449."""
     counts = [(word >> (4 * r)) & 0xF for r in range(13)]
     spare = 0
     if wild is not None:
         spare, counts[wild] = counts[wild], 0
-    n = sum(1 for c in counts if c == 4) + ((word >> 52) & 0xFF == 0x11)
-    for need in sorted(4 - c for c in counts if 0 < c < 4):
-        if need > spare:
-            break
-        spare -= need
-        n += 1
-    return n + spare // 4
+    big = sum(1 for c in counts if c == 4) + ((word >> 52) & 0xFF == 0x11)
+    needs = sorted(4 - c for c in counts if 0 < c < 4)
+    best = (0, 0)
+    for pure in range(spare // 4 + 1):
+        left, soft = spare - 4 * pure, 0
+        for need in needs:
+            if need > left:
+                break
+            left -= need
+            soft += 1
+        best = max(best, (soft + pure, pure))
+    return best[0] - best[1], big + best[1]
 
 
 @lru_cache(maxsize=None)
@@ -406,7 +419,7 @@ def _seat(player: object) -> int:
 
 @dataclass(frozen=True)
 class Observation:
-    """What one player may see (an information set; RULES.md 4-5).
+    """What one player may see (an information set; docs/rules.md §4-5).
 
     - ``player``, ``phase``, ``current_player`` (``TERMINAL`` at the end),
       ``first_caller`` (the randomly chosen first caller of this deal),
@@ -423,7 +436,7 @@ class Observation:
       when the current player leads).
     - ``legal_actions``: the player's legal actions if it is to act, else ()
       (a tuple of ``Action``, or in play the ``MoveList``).
-    - ``wild``: laizi rooms (RULES.md 7): the wild rank (``Rank``) once
+    - ``wild``: laizi rooms (docs/rules.md §7): the wild rank (``Rank``) once
       announced, after the landlord is decided (from the start when the
       rules fix it); ``None`` before and in other games.
     """
@@ -485,7 +498,7 @@ class _GameBase:
     _PLAIN_MOVES: bool  #: play moves as plain ``Move`` objects (subclasses converted)
     _NO_WORDS: tuple[str, ...]  #: text for the phase's "no" action
     _NO_ACTION: dict[int, Any]  #: the "no" action of each flow phase
-    _RULES_REF: str  #: RULES.md sections of the combinations
+    _RULES_REF: str  #: docs/rules.md sections of the combinations
 
     _rules: Rules
     _room: Optional[Room]
@@ -542,7 +555,7 @@ class _GameBase:
             raise IllegalActionError("the game is over: no action is legal")
         if ph == self._P_PLAY:
             if not isinstance(action, Move):
-                raise IllegalActionError(f"{action!r} is not a move; in play the actions are moves (RULES.md 3)")
+                raise IllegalActionError(f"{action!r} is not a move; in play the actions are moves (docs/rules.md §3)")
             if self._PLAIN_MOVES and type(action) is not Move:
                 action = Move._from_codes(*action.codes)
             self.apply(action)
@@ -609,7 +622,7 @@ class _GameBase:
             listed = ", ".join(str(m) for m in readings)
             raise AmbiguousMoveError(f"{t!r} can be played {len(readings)} ways; give one of: {listed}", readings)
         if not classify(cards, rules):
-            raise InvalidMoveError(f"{t!r} is not a valid combination (RULES.md {self._RULES_REF})")
+            raise InvalidMoveError(f"{t!r} is not a valid combination (docs/rules.md {self._RULES_REF})")
         if not held:
             raise IllegalActionError(f"{t!r} is not in your hand {self._hands[self._cur]}")
         raise IllegalActionError(f"{t!r} does not beat {self.last_move}")
@@ -622,13 +635,13 @@ class _GameBase:
 
 
 class Game(_GameBase):
-    """A three-player Dou Dizhu game (RULES.md 3-6), from the deal to the settlement.
+    """A three-player Dou Dizhu game (docs/rules.md §3-6), from the deal to the settlement.
 
     ``Game(rules=None, *, seed=None, deal=None, first=None, room=None, beans=None, wild=None)``
 
     - ``rules``: a ``Rules`` (one deck; game-flow fields choose call/rob or
       point bidding, the show multipliers, doubling, the redeal cap, a
-      laizi room; ``wild`` fixes a wild rank for analysis, RULES.md 7).
+      laizi room; ``wild`` fixes a wild rank for analysis, docs/rules.md §7).
     - ``seed``: an int or a ``numpy.random.Generator`` for the deals and the
       random first caller (``None``: fresh entropy).  A Generator is used as
       is (shared, not copied), which is the fast way to play many games.
@@ -663,7 +676,7 @@ class Game(_GameBase):
     _PLAIN_MOVES = True
     _NO_WORDS = ("pass", "no", "p", "不叫", "不要", "n")
     _NO_ACTION = _NEGATIVE
-    _RULES_REF = "2"
+    _RULES_REF = "§2"
 
     def __init__(self, rules: Optional[Rules] = None, *, seed: "int | np.random.Generator | None" = None,
                  deal: Any = None, first: "int | Sequence[int | None] | None" = None, room: Optional[Room] = None,
@@ -746,7 +759,7 @@ class Game(_GameBase):
                 rules: Optional[Rules] = None, room: Optional[Room] = None,
                 beans: Optional[Sequence[int]] = None, base: int = 1) -> "Game":
         """A game that starts in play with the given hands (puzzles, perft,
-        open-hand analysis; RULES.md 3).
+        open-hand analysis; docs/rules.md §3).
 
         ``hands``: three card texts (rank or concrete) or card lists, any
         sizes, together at most one deck; ``landlord``: the landlord's seat;
@@ -754,7 +767,7 @@ class Game(_GameBase):
         ``last_player``: the move to beat and who played it (default: the
         player to move leads).  The position counts as mid-game: no spring or
         anti-spring is scored.  Bidding is over (base ``base``, no robs).
-        Laizi (RULES.md 7): give the wild rank in the rules
+        Laizi (docs/rules.md §7): give the wild rank in the rules
         (``Rules(wild="7")``, or ``Rules.preset("laizi", wild="7")``); the
         game is then scored as a laizi room.
 
@@ -765,7 +778,7 @@ class Game(_GameBase):
         g = cls.__new__(cls)
         g._setup(rules, room, beans)
         if g._draw:
-            raise ValueError("a laizi end game needs its wild rank: Rules(laizi=True, wild=...) (RULES.md 7)")
+            raise ValueError("a laizi end game needs its wild rank: Rules(laizi=True, wild=...) (docs/rules.md §7)")
         g._rng = np.random.default_rng(0)
         g._fork = False
         if len(hands) != 3:
@@ -830,7 +843,7 @@ class Game(_GameBase):
                 dealt = (tuple(perm[0:17]), tuple(perm[17:34]), tuple(perm[34:51]), tuple(perm[51:54]))
                 first = int(rng.random() * 3)
             if self._draw and wild is None:
-                wild = int(self._rng.random() * 13)  # RULES.md 7: uniform over 3..2, hidden until the landlord
+                wild = int(self._rng.random() * 13)  # docs/rules.md §7: uniform over 3..2, hidden until the landlord
             self._deals.append((first, dealt))
             self._wilds.append(wild)
         self._first = first
@@ -876,9 +889,14 @@ class Game(_GameBase):
         self._start_calling()
 
     def _first_shower(self) -> Optional[int]:
-        for s in self._order(self._first):
-            if self._shows[s]:
-                return s
+        """The first player to show in time (docs/rules.md §5): the shows
+        before and during the deal are asked phase by phase, each in turn
+        from the first caller, so the first ``SHOW`` of this deal's history
+        is the earliest (a show before the deal before one during it, an
+        early show before a late one; turn order within a moment)."""
+        for entry in self._hist[self._round_start:]:
+            if entry[1] is Action.SHOW:
+                return entry[0]
         return None
 
     def _start_calling(self) -> None:
@@ -903,7 +921,7 @@ class Game(_GameBase):
         self._landlord = seat
         self._base = base
         self._hands[seat] = _hand(self._hands[seat]._word + self._bottom)
-        if self._draw:  # RULES.md 7: the wild rank is announced once the landlord is decided
+        if self._draw:  # docs/rules.md §7: the wild rank is announced once the landlord is decided
             w = self._wilds[self._round]
             self._wild = w
             self._prules = _with_wild(self._rules, w)
@@ -962,7 +980,7 @@ class Game(_GameBase):
         return self._ph == _END
 
     def legal_actions(self) -> "list[Action] | MoveList":
-        """The current player's legal actions (RULES.md 3-5): a list of
+        """The current player's legal actions (docs/rules.md §3-5): a list of
         ``Action`` members in the flow phases (sorted), a ``MoveList`` of
         ``Move`` objects in play (the kernel's order; when following,
         ``PASS`` first).  A leader cannot pass; after the rocket only
@@ -972,7 +990,7 @@ class Game(_GameBase):
             if p == self._lastp:
                 return legal_moves(self._hands[p], None, self._prules)
             last = self._last
-            if last._info & 31 == _ROCKET:  # RULES.md 3: after the rocket everyone passes
+            if last._info & 31 == _ROCKET:  # docs/rules.md §3: after the rocket everyone passes
                 return _PASS_ONLY
             return legal_moves(self._hands[p], last, self._prules)
         return self._flow_legal()
@@ -990,7 +1008,7 @@ class Game(_GameBase):
         text that ``parse_action`` reads).  Raises ``IllegalActionError`` (a
         ``ValueError``) for an action that is not legal here, or
         ``InvalidMoveError`` for unreadable text; the game is then unchanged.
-        RULES.md 3-5."""
+        docs/rules.md §3-5."""
         if type(action) is Move and self._ph == _PLAY:  # the hot path
             p = self._cur
             i = action._info
@@ -1069,7 +1087,7 @@ class Game(_GameBase):
                 self._robber = p
             if not q:
                 if self._robber is not None and self._rules.rob_back and not self._rob_back:
-                    self._rob_back = True  # the caller's last chance (RULES.md 4 decision)
+                    self._rob_back = True  # the caller's last chance (docs/rules.md §4 decision)
                     caller = cast(int, self._caller)  # the call that opened the rob phase set it
                     self._queue, self._cur = [caller], caller
                 else:
@@ -1100,7 +1118,7 @@ class Game(_GameBase):
         p = self._cur
         hand = self._hands[p]
         if move.is_pass:
-            return f"seat {p} leads and cannot pass (RULES.md 3)"
+            return f"seat {p} leads and cannot pass (docs/rules.md §3)"
         if not move.cards <= hand:
             return f"{move} is not in seat {p}'s hand {hand}"
         if move not in classify(move.cards, self._prules):
@@ -1108,13 +1126,13 @@ class Game(_GameBase):
         if p == self._lastp:
             return f"{move} is not a legal lead"
         if self._last._info & 31 == _ROCKET:
-            return f"{move} cannot be played: after the rocket every other player must pass (RULES.md 3)"
-        return (f"{move} does not beat {self._last} (RULES.md 2: same type and number of cards with a "
+            return f"{move} cannot be played: after the rocket every other player must pass (docs/rules.md §3)"
+        return (f"{move} does not beat {self._last} (docs/rules.md §2: same type and number of cards with a "
                 f"higher main rank, or a bomb)")
 
     def escape(self, player: int) -> None:
         """Player ``player`` leaves (逃跑) and the game ends, settled as an
-        escape (RULES.md 6; any phase, any player, not only the one to act).
+        escape (docs/rules.md §6; any phase, any player, not only the one to act).
         Raises ``IllegalActionError`` if the game is over or the seat is bad."""
         p = _seat(player)
         if self._ph == _END:
@@ -1169,7 +1187,7 @@ class Game(_GameBase):
     # -- dense action ids (OpenSpiel style) ----------------------------------------------
     def _space(self) -> ActionSpace:
         if self._laizi:
-            raise IllegalActionError("dense move ids are not defined for laizi games (RULES.md 7): the move set "
+            raise IllegalActionError("dense move ids are not defined for laizi games (docs/rules.md §7): the move set "
                                      "depends on the wild rank; use the Move objects")
         defaults = Rules()
         return action_space(self._rules.replace(**{f: getattr(defaults, f) for f in _FLOW_FIELDS}))
@@ -1208,7 +1226,7 @@ class Game(_GameBase):
 
     @property
     def first_caller(self) -> int:
-        """This deal's randomly chosen first caller (RULES.md 4)."""
+        """This deal's randomly chosen first caller (docs/rules.md §4)."""
         return self._first
 
     @property
@@ -1258,12 +1276,12 @@ class Game(_GameBase):
 
     @property
     def is_laizi(self) -> bool:
-        """Whether this is a laizi game (``Rules.laizi`` or a fixed ``Rules.wild``; RULES.md 7)."""
+        """Whether this is a laizi game (``Rules.laizi`` or a fixed ``Rules.wild``; docs/rules.md §7)."""
         return self._laizi
 
     @property
     def wild(self) -> Optional[Rank]:
-        """The wild rank (癞子) once announced (RULES.md 7): ``None`` before
+        """The wild rank (癞子) once announced (docs/rules.md §7): ``None`` before
         the landlord is decided in a laizi room, and in other games."""
         return None if self._wild is None else Rank(self._wild)
 
@@ -1278,7 +1296,7 @@ class Game(_GameBase):
     @property
     def play_rules(self) -> Rules:
         """The rules moves are generated under: ``rules``, with the wild rank
-        once it is known (``rules.replace(wild=...)``, RULES.md 7)."""
+        once it is known (``rules.replace(wild=...)``, docs/rules.md §7)."""
         return self._prules
 
     def hand(self, player: int) -> Hand:
@@ -1327,9 +1345,9 @@ class Game(_GameBase):
                 for f, d in self._deals[: self._round + 1]]
 
     def multiplier(self) -> Multiplier:
-        """The multiplier breakdown so far (RULES.md 6); spring and
+        """The multiplier breakdown so far (docs/rules.md §6); spring and
         anti-spring are known once the game is over.  Laizi games with the
-        laizi table (RULES.md 7): soft bombs are ``bombs`` (x2 each); hard
+        laizi table (docs/rules.md §7): soft bombs are ``bombs`` (x2 each); hard
         bombs, pure wild bombs and rockets are ``big_bombs`` (x4 each)."""
         room = self._room
         over = self._winner is not None
@@ -1347,40 +1365,51 @@ class Game(_GameBase):
             big_bombs=big,
         )
 
-    def escape_multiplier(self) -> int:
-        """M of the escape formula now (RULES.md 6): robs × show cards × 2
-        per bomb, counting bombs played and every bomb and rocket the hands
-        could still form (the bottom with the landlord once taken).
+    def deal_bombs(self) -> tuple[int, int]:
+        """The bombs of the deal (docs/rules.md §6, escape): for each hand as
+        dealt (the landlord's with the bottom once taken), the most disjoint
+        bombs and rockets it can form, whether played, broken up or still in
+        hand; so playing or breaking a bomb never lowers the count.  Returns
+        ``(x2, x4)``: bombs worth x2 and x4 in this room's scoring (happy
+        rooms and laizi ``"plain"`` scoring: all x2; the laizi table: soft
+        bombs x2, hard bombs, pure wild bombs and rockets x4, the ways with
+        the most bombs preferring x4 ones; wild cards count once the wild
+        rank is known).  An end game counts its starting hands."""
+        ll, bottom = self._landlord, self._bottom
+        words = [_cards_word(self._dealt[s]) + (bottom if s == ll else 0) for s in range(3)]
+        if not self._laizi:
+            return sum(map(_bombs_in, words)), 0
+        soft = big = 0
+        for w in words:
+            x2, x4 = _laizi_bombs_in(w, self._wild)
+            soft, big = soft + x2, big + x4
+        if self._rules.laizi_bombs == "plain":
+            return soft + big, 0
+        return soft, big
 
-        Laizi games (RULES.md 7): x2 per bomb of every kind (soft, hard,
-        pure wild, rocket), counting for each player the most disjoint
-        bombs the cards it held when play began (the landlord's with the
-        bottom) could form with its wild cards: played as bombs, played as
-        something else, or still in hand."""
+    def escape_multiplier(self) -> int:
+        """M of the escape formula now (docs/rules.md §6): 2 per rob × show
+        cards × the factors of the bombs of the deal (``deal_bombs``), every
+        one counted as played; without the room's initial multiplier and
+        doubling.  It picks the branch of the happy-room penalty; in laizi
+        rooms it is the multiplier the escaper's would-be loss is charged at."""
         show = combine_shows(self._shows, self._rules.show_combine)
-        if self._laizi:
-            w, ll = self._wild, self._landlord
-            bombs = sum(_laizi_bombs_in(_cards_word(self._dealt[s]) + (self._bottom if s == ll else 0), w)
-                        for s in range(3))
-            return escape_multiplier(self._robs, show, bombs)
-        bombs = self._bombs + sum(_bombs_in(h._word) for h in self._hands)
-        return escape_multiplier(self._robs, show, bombs)
+        return escape_multiplier(self._robs, show, *self.deal_bombs())
 
     def settlement(self) -> Settlement:
-        """The ``Settlement`` of the finished game (RULES.md 6): points,
+        """The ``Settlement`` of the finished game (docs/rules.md §6): points,
         multiplier breakdown, stakes, bean transfers, rake and net.  Laizi
-        games (RULES.md 7): the laizi table, X x 0.25 capped at 10000
-        points per farmer (points are floats), transfers rounded down to
-        whole beans, and the laizi escape formula.  Raises
+        games (docs/rules.md §7): the laizi table, X x 1/4 with each winner's
+        gain capped at 10000 points (exact ``Fraction`` points), transfers
+        rounded down to whole beans, and the laizi escape charge.  An escape
+        is charged at ``escape_multiplier()`` with the room's initial
+        multiplier and the doubling chosen so far.  Raises
         ``IllegalActionError`` while the game is not over."""
         if self._ph != _END:
             raise IllegalActionError("the game is not over: no settlement yet")
         room = self._room
         if self._escaped is not None:
-            if self._landlord is None:
-                m = 1
-            else:
-                m = self.escape_multiplier()
+            m = 1 if self._landlord is None else self.escape_multiplier()
             return settle_escape(self._escaped, self._landlord, self._base, m, self.multiplier(),
                                  self._doubles, room, self._beans, laizi=self._laizi)
         if self._landlord is None:
@@ -1390,10 +1419,12 @@ class Game(_GameBase):
 
     def returns(self) -> "list[int] | list[float]":
         """Points per seat (zero-sum; all 0 before the end; floats in laizi
-        games, RULES.md 7).  See ``settlement`` for beans."""
+        games, docs/rules.md §7, where ``settlement().points`` holds the exact
+        ``Fraction`` values).  See ``settlement`` for beans."""
         if self._ph != _END:
             return [0, 0, 0]
-        return list(self.settlement().points)
+        points = self.settlement().points
+        return [float(p) for p in points] if self._laizi else [int(p) for p in points]
 
     # -- information sets --------------------------------------------------------------
     def _dealt_count(self) -> int:
@@ -1417,7 +1448,7 @@ class Game(_GameBase):
         return self._hands[s]._word
 
     def observation(self, player: int) -> Observation:
-        """What seat ``player`` may see now (RULES.md 4-5, 7): its own cards
+        """What seat ``player`` may see now (docs/rules.md §4-5, §7): its own cards
         (dealt so far), the hands shown by others, the bottom once taken,
         card counts, the public history of this deal and, in laizi games,
         the wild rank once announced.  Two states that
@@ -1448,7 +1479,7 @@ class Game(_GameBase):
 
     # -- text ----------------------------------------------------------------------------
     def parse_action(self, text: str) -> "Action | Move":
-        """Read an action typed as text (RULES.md 1-2 notation).
+        """Read an action typed as text (docs/rules.md §1-2 notation).
 
         In play: ``pass`` (or 不出, ``p``) or cards such as ``33`` /
         ``3334`` / ``10JQKA``, matched against the legal moves; cards with

@@ -1,4 +1,4 @@
-"""Legal-move generation: one position, or a batch (RULES.md sections 2-3).
+"""Legal-move generation: one position, or a batch (docs/rules.md §2-3).
 
 Three levels of the same enumeration, all in the kernel's order:
 

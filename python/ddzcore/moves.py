@@ -1,4 +1,4 @@
-"""Combinations, moves and move lists (RULES.md section 2).
+"""Combinations, moves and move lists (docs/rules.md §2).
 
 A ``Move`` is a set of cards plus one reading of them (combination type, main
 rank, chain length): the same cards may be several moves (333444555666 is a
@@ -97,7 +97,7 @@ MoveLike = Union["Move", str]
 
 
 class Move:
-    """One move: cards plus a reading (RULES.md 2).  Immutable and hashable.
+    """One move: cards plus a reading (docs/rules.md §2).  Immutable and hashable.
 
     ``Move("333444|plane|4|2")`` parses the text form ``CARDS|COMBO|MAIN|LENGTH``
     (pass is ``|pass||0`` or ``pass``); ``Move("33")`` classifies bare cards
@@ -244,7 +244,7 @@ class Move:
 
     @property
     def stand_ins(self) -> tuple[Rank, ...]:
-        """Laizi (RULES.md 7): the ranks that wild cards of this move stand for,
+        """Laizi (docs/rules.md §7): the ranks that wild cards of this move stand for,
         ascending, one per substituting wild card.  Wild cards at face value
         (alone, as kickers, or in their own rank's place) are not listed."""
         n = (self._info >> 14) & 0xF
@@ -272,7 +272,7 @@ class Move:
         return Hand._trusted(self._cards - core, _decks_of(self._cards))
 
     def beats(self, other: MoveLike, rules: "_Rules | None" = None) -> bool:
-        """Whether this move beats ``other`` (RULES.md 2, comparing)."""
+        """Whether this move beats ``other`` (docs/rules.md §2, comparing)."""
         rules = rules or Rules()
         o = Move.parse(other, rules) if not isinstance(other, Move) else other
         return _kernel.beats_codes(self._cards, self._info, o._cards, o._info, rules.flags)
@@ -306,7 +306,7 @@ PASS = Move._from_codes(0, 0)
 
 
 def classify(cards: "Hand | str", rules: "_Rules | None" = None) -> list[Move]:
-    """Every valid reading of exactly these cards (RULES.md 2); ``[]`` if none.
+    """Every valid reading of exactly these cards (docs/rules.md §2); ``[]`` if none.
 
     Raises ``InvalidCardsError`` for bad card text.
     """

@@ -1,4 +1,4 @@
-"""Perft over open-hand play positions, and perft data files (RULES.md 3).
+"""Perft over open-hand play positions, and perft data files (docs/rules.md §3).
 
 ``game_perft(game, depth)`` counts the play sequences of exactly ``depth``
 moves from a ``Game`` in play, by ``legal_actions``/``push``/``pop``:

@@ -1,17 +1,18 @@
 """Game records: every game as JSON, replayed to the identical state
-(RULES.md sections 3-6), and readable text transcripts.
+(docs/rules.md §3-6), and readable text transcripts.
 
 A record (``to_record(game)``; ``dumps``/``loads`` for text,
 ``save``/``load`` for files) holds::
 
     {
-      "format": "ddzcore-game", "version": 1,
-      "rules":  the Rules fields that differ from RULES.md's defaults,
+      "format": "ddzcore-game", "version": 2,
+      "rules":  the Rules fields that differ from the defaults (a laizi room's
+                show-cards fields when they differ from either room's),
       "room":   Room fields or null,  "beans": [b0, b1, b2] or null,
       "deals":  [{"first": seat, "cards": ["S3 H3 ...", "...", "...", "D2 B R"]}, ...]
                 (hand 0, hand 1, hand 2, bottom, in dealing order; one entry per
                 deal, redeals included; in a laizi room the current deal
-                also has its wild rank, "wild": "7", RULES.md 7)  -- or --
+                also has its wild rank, "wild": "7", docs/rules.md §7)  -- or --
       "endgame": {"hands": [...], "landlord": 0, "to_move": 0, "last": null, ...},
       "actions": ["0 no_show", "1 call", ..., "0 33|pair|3|1", "1 pass", "2 escape"],
       "result":  {"over": true, "landlord": 0, "winner": 0, "escaped": null, "redeals": 0,
@@ -23,6 +24,16 @@ An action is ``"SEAT TEXT"``: the ``Action`` name, ``pass``, or the move's
 full ``CARDS|COMBO|MAIN|LENGTH`` text (laizi moves are read under the wild
 rank, which fixes what each wild card stood for).  ``replay`` checks the
 recorded result and settlement against the replayed game.
+
+The version names the rules revision that settled the record
+(docs/rules.md, "Revisions"): version 2 is today's rules; version 1 records
+were settled before the five revisions.  A version 1 record still loads: its
+rules mean what they meant then (``laizi: true`` alone kept the happy room's
+show cards), its actions replay under today's rules, and its game is settled
+again under them; the recorded settlement and returns are not checked (an
+escape, a laizi cap or a show order may settle differently now), the rest
+of the result is.  A version 1 record whose actions no longer replay (the
+first shower now calls first) raises ``RecordError`` saying so.
 """
 
 from __future__ import annotations
@@ -38,14 +49,18 @@ from typing import Any, Union
 from .errors import DdzError, RecordError
 from .game import Action, Game
 from .moves import Move
-from .rules import Rules
+from .rules import ROOM_DEFAULTS, Rules
 from .settlement import Room, Settlement
 
 __all__ = ["to_record", "replay", "dumps", "loads", "save", "load", "action_text", "parse_action_text",
            "transcript", "FORMAT", "VERSION"]
 
 FORMAT = "ddzcore-game"
-VERSION = 1
+#: The record format version = the rules revision that settled it (1: before
+#: the revisions of docs/rules.md, 2: today's rules).
+VERSION = 2
+#: Older versions ``replay`` still reads (see the module docstring).
+OLD_VERSIONS = (1,)
 
 
 def action_text(seat: int, action: "Action | Move") -> str:
@@ -68,14 +83,26 @@ def parse_action_text(text: str, rules: Rules | None = None) -> tuple[int, "Acti
 
 
 def _rules_dict(rules: Rules) -> dict[str, Any]:
-    """The fields of ``rules`` that differ from the defaults (RULES.md's)."""
-    return {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)
-            if getattr(rules, f.name) != f.default}
+    """The fields of ``rules`` that differ from the defaults (docs/rules.md's).
+    A show-cards field of a laizi room is kept if it differs from either
+    room's default (``ROOM_DEFAULTS``), so ``Rules(**d)`` is ``rules`` and
+    the record still means the same to a reader of version 1."""
+    plain, room = Rules(), Rules(laizi=rules.laizi)
+    return {f.name: v for f in dataclasses.fields(rules)
+            if (v := getattr(rules, f.name)) != getattr(plain, f.name) or v != getattr(room, f.name)}
+
+
+def _rules_of(d: dict[str, Any], version: int) -> Rules:
+    """The ``Rules`` of a record's rules dict: in version 1, a laizi room's
+    show-cards fields not written were the happy room's."""
+    if version == 1 and d.get("laizi"):
+        d = {**{k: happy for k, (happy, _) in ROOM_DEFAULTS.items()}, **d}
+    return Rules(**d)
 
 
 def to_record(game: Game) -> dict[str, Any]:
     """The JSON-ready record of ``game`` (finished or not; a five-player
-    ``FiveGame`` gives its own ``ddzcore-five`` record, RULES.md 8)."""
+    ``FiveGame`` gives its own ``ddzcore-five`` record, docs/rules.md §8)."""
     from .five import FiveGame
 
     if isinstance(game, FiveGame):
@@ -92,7 +119,7 @@ def to_record(game: Game) -> dict[str, Any]:
     else:
         rec["deals"] = [{"first": first, "cards": [" ".join(str(c) for c in part) for part in deal]}
                         for first, deal in game.deals]
-        drawn = game.drawn_wild  # a laizi room's wild rank of this deal (RULES.md 7), announced or not yet
+        drawn = game.drawn_wild  # a laizi room's wild rank of this deal (docs/rules.md §7), announced or not yet
         if drawn is not None:
             rec["deals"][game.redeals]["wild"] = drawn.char
     rec["actions"] = [action_text(p, a) for p, a in game.history]
@@ -119,7 +146,7 @@ def replay(record: "dict[str, Any] | str | os.PathLike[str]", check: bool = True
     recorded ones.  ``record`` is the record's dict, or a file's path (read
     by ``load``).  Raises ``RecordError`` for a malformed record, an action
     the replay rejects, or a result that differs.  A ``ddzcore-five``
-    record gives a ``FiveGame`` (``FiveGame.from_record``, RULES.md 8).
+    record gives a ``FiveGame`` (``FiveGame.from_record``, docs/rules.md §8).
     """
     if isinstance(record, (str, os.PathLike)):  # a file's path, or a record's JSON text
         text = os.fspath(record)
@@ -134,10 +161,12 @@ def replay(record: "dict[str, Any] | str | os.PathLike[str]", check: bool = True
         return five  # type: ignore[return-value]
     if not isinstance(record, dict) or record.get("format") != FORMAT:
         raise RecordError(f"not a {FORMAT} record")
-    if record.get("version") != VERSION:
-        raise RecordError(f"record version {record.get('version')!r} is not {VERSION}")
+    version = record.get("version")
+    if version != VERSION and version not in OLD_VERSIONS:
+        raise RecordError(f"record version {version!r} is not {VERSION} (nor an older version this "
+                          f"release reads: {', '.join(map(str, OLD_VERSIONS))})")
     try:
-        rules = Rules(**_field(record, "rules", dict))
+        rules = _rules_of(_field(record, "rules", dict), version)
         room_d = _field(record, "room", dict)
         room = None if room_d is None else Room(**room_d)
         beans = _field(record, "beans", list)
@@ -156,6 +185,8 @@ def replay(record: "dict[str, Any] | str | os.PathLike[str]", check: bool = True
         if isinstance(e, RecordError):
             raise
         raise RecordError(f"bad record set-up: {e}") from None
+    old = (f" (a version {version} record, made before the rules revisions of docs/rules.md: "
+           "its actions do not replay under today's rules)") if version != VERSION else ""
     for k, text in enumerate(_field(record, "actions", list)):
         try:
             seat, action = parse_action_text(text, game.play_rules)
@@ -163,20 +194,23 @@ def replay(record: "dict[str, Any] | str | os.PathLike[str]", check: bool = True
                 game.escape(seat)
                 continue
             if seat != game.current_player():
-                raise RecordError(f"action {k} ({text!r}) is by seat {seat}, but seat "
-                                  f"{game.current_player()} is to act")
+                raise RecordError(f"it is by seat {seat}, but seat {game.current_player()} is to act")
             game.apply(action)
         except RecordError as e:
-            raise e if str(e).startswith(f"action {k} ") else RecordError(f"action {k}: {e}") from None
+            msg = str(e) if str(e).startswith(f"action {k} ") else f"action {k}: {e}"
+            raise RecordError(msg + old) from None
         except DdzError as e:
-            raise RecordError(f"action {k} ({text!r}) does not replay: {e}") from None
+            raise RecordError(f"action {k} ({text!r}) does not replay: {e}{old}") from None
     if check:
         result = record.get("result")
         _check_complete(record, game)
-        got = to_record(game)
-        if result is not None and result != got["result"]:
-            raise RecordError(f"replayed result {got['result']} differs from the recorded {result}")
-        if record.get("settlement") is not None:
+        got = to_record(game)["result"]
+        if result is not None and version != VERSION:  # settled under old rules: re-settled today
+            result = {k: v for k, v in result.items() if k != "returns"}
+            got = {k: v for k, v in got.items() if k != "returns"}
+        if result is not None and result != got:
+            raise RecordError(f"replayed result {got} differs from the recorded {result}")
+        if record.get("settlement") is not None and version == VERSION:
             if Settlement.from_dict(record["settlement"]) != game.settlement():
                 raise RecordError("the replayed settlement differs from the recorded one")
     return game
@@ -258,7 +292,7 @@ def transcript(game: Game) -> str:
     deal, every action with the seat's role, and the settlement."""
     rec = to_record(game)
     changed = ", ".join(f"{k}={v!r}" for k, v in _rules_dict(game.rules).items())
-    out = [f"rules: {changed or 'RULES.md defaults'}", f"room: {game.room}", f"beans: {game.beans}"]
+    out = [f"rules: {changed or 'docs/rules.md defaults'}", f"room: {game.room}", f"beans: {game.beans}"]
     if game.rules.wild is not None:
         out.append(f"wild rank (癞子), fixed: {game.rules.wild}")
     if "endgame" in rec:
@@ -285,7 +319,7 @@ def transcript(game: Game) -> str:
         else:
             replayed.apply(a)
         text = "pass" if isinstance(a, Move) and a.is_pass else str(a)
-        if isinstance(a, Move) and a.wild is not None:  # laizi: what the wild cards stood for (RULES.md 7)
+        if isinstance(a, Move) and a.wild is not None:  # laizi: what the wild cards stood for (docs/rules.md §7)
             text += f"  (wild {a.wild} as {''.join(str(r) for r in a.stand_ins)})"
         out.append(f"{before!s:>11} seat {p}{role}: {text}")
         if replayed.redeals > k:
@@ -303,13 +337,14 @@ def transcript(game: Game) -> str:
         out.append(f"result: landlord {s.landlord}, winners {list(s.winners)}, escaped {s.escaped}")
         out.append(f"  base {s.base}, multiplier {m.total} (initial {m.initial}, robs {m.robs}, bombs {m.bombs}, "
                    f"show x{m.show}, spring {m.spring}, anti-spring {m.anti_spring}), doubles {list(s.doubles)}")
+        d = s.to_dict()  # points as JSON shows them (exact laizi fractions)
         if s.laizi:
             out.append(f"  laizi ({game.rules.laizi_bombs} bombs): x4 bombs {m.big_bombs}; "
-                       + ("escape penalty not scaled" if s.escaped is not None else
-                          f"X x 0.25, at most 10000 per farmer: stakes {list(s.stakes)}"))
+                       + ("escape: 4x (landlord) or 2x (farmer) the laizi loss at M" if s.escaped is not None else
+                          f"X x 0.25, each winner's gain at most 10000: stakes {d['stakes']}"))
         if s.escape_multiplier is not None:
             out.append(f"  escape multiplier M = {s.escape_multiplier}")
-        out.append(f"  points {list(s.points)}, transfers {list(s.transfers)}, rake {list(s.rake)}, "
+        out.append(f"  points {d['points']}, transfers {list(s.transfers)}, rake {list(s.rake)}, "
                    f"net {list(s.net)}")
     else:
         out.append(f"(not over: {game.phase}, seat {game.current_player()} to act)")

@@ -1,4 +1,4 @@
-"""House rules as one immutable object (RULES.md; defaults = RULES.md).
+"""House rules as one immutable object (docs/rules.md §9; the defaults are the rule book's rules).
 
 Every switch is a keyword; presets reproduce other engines' whole move sets
 (``Rules.preset("rlcard")``, ``Rules.preset("openspiel")``), checked by the
@@ -35,12 +35,33 @@ def _banned_bits(combo: int) -> int:
     return 1 << (combo + 3 if combo < 5 else combo + 17)
 
 
+class _Unset:
+    """The default of a game-flow field whose value depends on ``laizi``
+    (resolved in ``Rules.__post_init__``)."""
+
+    def __repr__(self) -> str:
+        return "<by laizi>"
+
+
+_UNSET: Any = _Unset()
+
+#: The game-flow fields whose default depends on the room (docs/rules.md §5, §7):
+#: a happy room's value and a laizi room's.
+ROOM_DEFAULTS: dict[str, tuple[Any, Any]] = {
+    "show_start": (5, 4),
+    "show_deal_early": (4, 0),
+    "show_deal_late": (3, 0),
+    "show_bottom": (2, 2),
+    "show_combine": ("max", "product"),
+}
+
+
 @dataclass(frozen=True)
 class Rules:
     """A rule set.  Immutable and hashable; ``dataclasses.replace`` or
     ``rules.replace(...)`` derives a variant.
 
-    Move generation (RULES.md section 2):
+    Move generation (docs/rules.md §2):
 
     - ``four_two``: four-with-two (四带二) exists, with two singles or two pairs.
     - ``kicker_repeat``: single kickers may repeat a rank (5555+3+3, 333444+7+7,
@@ -49,8 +70,8 @@ class Rules:
       (666777+B+R); they are never a kicker *pair* either way.
     - ``wing_trio_adjacent``: a plane's single wings may be three cards of a
       rank adjacent to the chain (333444555666+777+8); RLCard forbids it.
-    - ``kicker_bomb``: kickers may hold all four cards of a rank (RULES.md's
-      decision: never).
+    - ``kicker_bomb``: kickers may hold all four cards of a rank (docs/rules.md
+      §2: never).
     - ``wing_bomb``: a plane's single wings may hold all four cards of a rank
       (333444555666+7777); pairs and four-with-two kickers never do (DouZero).
     - ``douzero_follow``: the move to beat is read from its cards alone, as
@@ -58,9 +79,9 @@ class Rules:
       DouZero compares (planes with single wings by the highest rank held
       exactly three times, wings included; a set it cannot type is answered
       only by bombs and the rocket).
-    - ``decks``: 1, or 2 for the five-player two-deck rules (RULES.md 8).
+    - ``decks``: 1, or 2 for the five-player two-deck rules (docs/rules.md §8).
     - ``two_jokers_above``: two decks: two jokers beat card bombs of up to
-      this many cards (4, 5 or 6) and lose to bigger ones; RULES.md 8's
+      this many cards (4, 5 or 6) and lose to bigger ones; docs/rules.md §8's
       decision is 4 (4-card bomb < two jokers < 5-card bomb).
     - ``shuttle``: two or more consecutive quads (航天飞机, Botzone's
       FightTheLandlord2), bare or each quad with two single or two pair
@@ -69,7 +90,7 @@ class Rules:
       without wild cards.
     - ``wild``: the laizi (癞子) wild rank for analysis, a rank character of
       ``3..2`` (``"7"``; ``Rank`` or ``"10"`` accepted and normalised), or
-      ``None``; its cards stand for other ranks (RULES.md 7).  One deck only.
+      ``None``; its cards stand for other ranks (docs/rules.md §7).  One deck only.
     - ``banned``: combination types that are never moves (禁手, puzzle
       rules), a tuple of ``Combo`` names from ``BANNABLE``: ``"trio"``,
       ``"trio_single"`` (3+1), ``"trio_pair"`` (3+2), ``"straight"``,
@@ -79,36 +100,43 @@ class Rules:
       of names; move generation honours it everywhere (the kernel).  Singles,
       pairs and the rocket cannot be banned (every hand must stay playable).
 
-    Game flow (RULES.md sections 4-6; used by ``Game``, ignored by move
+    Game flow (docs/rules.md §4-6; used by ``Game``, ignored by move
     generation, so ``flags`` does not depend on them):
 
     - ``bidding``: ``"call_rob"`` (叫地主/抢地主, base score 1) or ``"points"``
       (classic 叫分: one bid of 1, 2 or 3 each, base score = the bid).
     - ``rob_back``: after someone robbed, the caller gets the last rob chance
-      (RULES.md's decision).
+      (docs/rules.md §4).
     - ``show_start``, ``show_deal_early``, ``show_deal_late``, ``show_bottom``:
-      the show-cards (明牌) multipliers before the deal (5), during the deal
-      while holding at most ``show_early_cards`` cards (4), later in the deal
-      (3) and for the landlord after taking the bottom cards (2); 0 means that
-      chance to show is not offered.
+      the show-cards (明牌) multipliers before the deal (5; laizi room 4),
+      during the deal while holding at most ``show_early_cards`` cards (4;
+      laizi 0), later in the deal (3; laizi 0) and for the landlord after
+      taking the bottom cards (2); 0 means that chance to show is not
+      offered.  Not given, they follow ``laizi`` (``ROOM_DEFAULTS``).
     - ``show_early_cards``: dealt cards up to which a show is "early" (8).
     - ``show_combine``: several shows take the largest multiplier (``"max"``,
-      happy rules) or multiply together (``"product"``, laizi rules).
+      happy rooms' default) or multiply together (``"product"``, laizi
+      rooms' default).
     - ``doubling``: the doubling (加倍) round before play exists.
     - ``max_redeals``: redeals allowed after everybody passes the call
       (``None`` = no cap); past it the game ends with no landlord and a zero
       settlement (OpenSpiel's behaviour is ``max_redeals=0``).
-    - ``laizi``: a laizi room (癞子场, RULES.md 7): once the landlord is
+    - ``laizi``: a laizi room (癞子场, docs/rules.md §7): once the landlord is
       decided a wild rank 3..2 is drawn at random and announced (unless
       ``wild`` fixes it, for analysis), and the game is scored by the laizi
-      table with its 0.25 coefficient and 10000-point cap, and escapes by
-      the laizi formula (RULES.md 6-7).  ``Rules.preset("laizi")`` adds
-      seed 002's game flow: show cards x4 before the deal, x2 after the
-      bottom, none during the deal, several shows multiplied.  A ``Game``
-      with ``wild`` set is a laizi game whether or not ``laizi`` is.
-    - ``laizi_bombs``: laizi bomb scoring: ``"tiered"`` (seed 000's laizi
-      table: soft bomb x2; hard bomb, pure wild bomb and rocket x4 each) or
-      ``"plain"`` (seed 002: every bomb and the rocket x2).
+      table with its 1/4 coefficient and its 10000-point cap on each
+      winner's gain, and escapes by the laizi charge (docs/rules.md §6-7).  It
+      sets the laizi room's game flow too: the show-cards fields not given
+      take the laizi room's defaults (x4 before the deal, none during the
+      deal, x2 after the bottom, several shows multiplied), so
+      ``Rules(laizi=True)`` is ``Rules.preset("laizi")``; a show field given
+      explicitly keeps its value.  ``rules.replace(...)`` keeps that
+      distinction (a field given explicitly stays given, the others follow
+      ``laizi``); ``dataclasses.replace`` passes every field explicitly.  A
+      ``Game`` with ``wild`` set is a laizi game whether or not ``laizi`` is.
+    - ``laizi_bombs``: laizi bomb scoring: ``"tiered"`` (the laizi
+      table of docs/rules.md §7: soft bomb x2; hard bomb, pure wild bomb and rocket x4 each) or
+      ``"plain"`` (every bomb and the rocket x2).
 
     Raises ``ValueError`` for an unknown preset or a bad field value.
     """
@@ -126,15 +154,15 @@ class Rules:
     banned: "tuple[str, ...]" = ()
     shuttle: bool = False
 
-    # -- game flow (RULES.md 4-6); not part of ``flags`` ----------------------
+    # -- game flow (docs/rules.md §4-6); not part of ``flags`` ----------------------
     bidding: str = "call_rob"
     rob_back: bool = True
-    show_start: int = 5
-    show_deal_early: int = 4
-    show_deal_late: int = 3
-    show_bottom: int = 2
+    show_start: int = _UNSET
+    show_deal_early: int = _UNSET
+    show_deal_late: int = _UNSET
+    show_bottom: int = _UNSET
     show_early_cards: int = 8
-    show_combine: str = "max"
+    show_combine: str = _UNSET
     doubling: bool = True
     max_redeals: "int | None" = None
     laizi: bool = False
@@ -150,9 +178,8 @@ class Rules:
         "openspiel": {"four_two": False, "jokers_both_kickers": False},
         # DouZero (douzero.env): GameEnv.get_legal_card_play_actions's card sets.
         "douzero": {"wing_bomb": True, "douzero_follow": True},
-        # Laizi rooms (RULES.md 7): seed 002's game flow; move generation as standard.
-        "laizi": {"laizi": True, "show_start": 4, "show_deal_early": 0, "show_deal_late": 0, "show_bottom": 2,
-                  "show_combine": "product"},
+        # Laizi rooms (docs/rules.md §7): their show cards follow from laizi; move generation as standard.
+        "laizi": {"laizi": True},
     }
 
     def __post_init__(self) -> None:
@@ -160,6 +187,13 @@ class Rules:
             v = getattr(self, f.name)
             if f.type in (bool, "bool") and not isinstance(v, bool):
                 raise ValueError(f"Rules.{f.name} must be True or False, not {v!r}")
+        given = []
+        for name, defaults in ROOM_DEFAULTS.items():
+            if getattr(self, name) is _UNSET:
+                object.__setattr__(self, name, defaults[self.laizi])
+            else:
+                given.append(name)
+        object.__setattr__(self, "_given", frozenset(given))
         if self.decks not in (1, 2):
             raise ValueError(f"Rules.decks must be 1 or 2, not {self.decks!r}")
         if self.two_jokers_above not in (4, 5, 6):
@@ -225,8 +259,8 @@ class Rules:
     @classmethod
     def preset(cls, name: str, **overrides: Any) -> "Rules":
         """A named rule set ("standard", "rlcard", "openspiel", "douzero",
-        "botzone" (Botzone's FightTheLandlord2), or "laizi": a laizi room
-        with seed 002's game flow), optionally adjusted."""
+        "botzone" (Botzone's FightTheLandlord2), or "laizi": a laizi room,
+        the same as ``Rules(laizi=True)``, docs/rules.md §7), optionally adjusted."""
         try:
             base = cls.PRESETS[name]
         except KeyError:
@@ -234,8 +268,19 @@ class Rules:
         return cls(**{**base, **overrides})
 
     def replace(self, **changes: Any) -> "Rules":
-        """A copy with some fields changed."""
-        return dataclasses.replace(self, **changes)
+        """A copy with some fields changed.  The show-cards fields this rule
+        set took from its room (not given explicitly) follow ``laizi`` in the
+        copy too: ``Rules().replace(laizi=True) == Rules.preset("laizi")``."""
+        kw = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
+              if f.name not in ROOM_DEFAULTS or f.name in self.given_flow}
+        kw.update(changes)
+        return type(self)(**kw)
+
+    @property
+    def given_flow(self) -> frozenset[str]:
+        """The show-cards fields of ``ROOM_DEFAULTS`` given explicitly (the
+        others took the happy or the laizi room's default)."""
+        return self.__dict__.get("_given", frozenset())  # type: ignore[no-any-return]
 
     @property
     def flags(self) -> int:

@@ -1,4 +1,4 @@
-"""Native search state, perft and batch random self-play (RULES.md 3, 4, 6).
+"""Native search state, perft and batch random self-play (docs/rules.md §3, §4, §6).
 
 For search and learning code that lives in one loop (list moves, apply one,
 recurse or roll out, undo):
@@ -71,9 +71,9 @@ class SelfPlay:
       (1-3) under point bidding (``Rules(bidding="points")``).
     - ``robs`` (uint8): robs, each doubling (the caller's rob-back included).
     - ``bombs`` (uint8): bombs and rockets played, each doubling.
-    - ``spring`` / ``anti_spring`` (bool): RULES.md 3; either doubles, once.
+    - ``spring`` / ``anti_spring`` (bool): docs/rules.md §3; either doubles, once.
     - ``multiplier`` (int64): 2 ** (robs + bombs) × 2 if spring or anti-spring
-      (RULES.md 6 without the room's initial multiplier, show cards and
+      (docs/rules.md §6 without the room's initial multiplier, show cards and
       doubling, which random self-play leaves out); the per-farmer stake in
       points is ``base × multiplier``; 0 for a game without a landlord.
     - ``turns`` (uint16): moves of the play phase, passes included.
@@ -133,11 +133,11 @@ def simulate(n_games: int, seed: int, policy: str = "random", rules: Optional[Ru
     """Play ``n_games`` whole games in the kernel, without the GIL.
 
     Each game: a random deal (17 cards each, 3 bottom cards), calling with
-    uniformly random choices among the legal ones (RULES.md 4: call and rob
+    uniformly random choices among the legal ones (docs/rules.md §4: call and rob
     with the rob-back step, or point bidding with ``Rules(bidding="points")``;
     when everybody passes the cards are dealt again, up to
     ``rules.max_redeals`` times), then play with a uniformly random legal
-    move at every turn until a hand is empty (RULES.md 3).  Show cards and
+    move at every turn until a hand is empty (docs/rules.md §3).  Show cards and
     doubling are not part of random self-play.
 
     ``seed`` (int, 0..2**64-1) makes the run deterministic on every

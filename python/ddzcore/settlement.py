@@ -1,17 +1,18 @@
-"""Multiplier, stakes and bean settlement (RULES.md sections 5 and 6).
+"""Multiplier, stakes and bean settlement (docs/rules.md §5, §6).
 
 Units used throughout:
 
 - a *multiplier* (倍数) is a plain integer factor;
 - *points* (分) are ``base × multiplier × doubling factors``: the per-farmer
-  stake X of RULES.md 6, and what ``Game.returns()`` reports (zero-sum);
+  stake X of docs/rules.md §6, and what ``Game.returns()`` reports (zero-sum);
 - *beans* (欢乐豆) are points × the room coefficient N, moved between the
   players, minus the room's rake A.
 
-Laizi rooms (RULES.md 7, ``laizi=True`` below): the per-farmer points X are
-multiplied by ``LAIZI_COEFFICIENT`` (0.25) and capped at ``LAIZI_POINT_CAP``
-(10000), so points are floats (exact multiples of 0.25); beans stay whole
-numbers, each transfer X × N rounded down.
+Laizi rooms (docs/rules.md §7, ``laizi=True`` below): the per-farmer points
+X are multiplied by ``LAIZI_COEFFICIENT`` (1/4) and each winner's gain is
+capped at ``LAIZI_POINT_CAP`` (10000), so points are exact ``Fraction``
+values (never floats: no drift); beans stay whole numbers, each transfer
+X × N rounded down.
 
 Everything here is pure: ``Game.settlement()`` gathers the facts of a game
 and calls ``settle_game`` / ``settle_escape`` / ``settle_no_landlord``; the
@@ -21,7 +22,8 @@ functions can also be called directly (the tests do).
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any, Optional, Sequence
+from fractions import Fraction
+from typing import Any, Optional, Sequence, Union
 
 __all__ = [
     "Room",
@@ -40,10 +42,12 @@ __all__ = [
 ]
 
 Beans = Optional[Sequence[int]]
+#: Points: an ``int`` in happy rooms, an exact ``Fraction`` in laizi rooms.
+Points = Union[int, Fraction]
 
-#: The laizi coefficient (癞子系数, seed 000): laizi points are X × 0.25.
-LAIZI_COEFFICIENT = 0.25
-#: The laizi cap on one farmer's points X per game (seed 000: 上限为10000分).
+#: The laizi coefficient (癞子系数, docs/rules.md §7): laizi points are X × 1/4.
+LAIZI_COEFFICIENT = Fraction(1, 4)
+#: The laizi cap on what one winner gains per game, in points (docs/rules.md §7).
 LAIZI_POINT_CAP = 10000
 
 
@@ -54,16 +58,16 @@ def _check_int(name: str, v: object, low: int) -> None:
 
 @dataclass(frozen=True)
 class Room:
-    """A game room (房间): how points become beans (RULES.md 5-6).
+    """A game room (房间): how points become beans (docs/rules.md §5-6).
 
     - ``coefficient``: N, beans per point (房间系数).
     - ``rake``: A, beans the room takes from each player after every settled
       game (系统回收), never taking a player below zero.
     - ``initial_multiplier``: the room's initial multiplier (初始倍数).
     - ``double_threshold``: beans a player must hold *more than* for doubling
-      (加倍) eligibility (RULES.md 5).
+      (加倍) eligibility (docs/rules.md §5).
     - ``winner_cap``: a winner cannot win more beans than it brought to the
-      table (RULES.md 6 option, on by default).
+      table (docs/rules.md §6 option, on by default).
 
     Raises ``ValueError`` for a negative or non-integer field
     (``coefficient`` and ``initial_multiplier`` must be at least 1).
@@ -84,7 +88,7 @@ class Room:
             raise ValueError(f"Room.winner_cap must be True or False, not {self.winner_cap!r}")
 
     def may_double(self, seat: int, landlord: int, beans: Beans) -> bool:
-        """Whether ``seat`` may double (RULES.md 5): a landlord only if every
+        """Whether ``seat`` may double (docs/rules.md §5): a landlord only if every
         player's beans exceed ``double_threshold``, a farmer only if its own
         and the landlord's do.  Unknown beans (``None``) always may."""
         if beans is None:
@@ -97,14 +101,14 @@ class Room:
 
 @dataclass(frozen=True)
 class Multiplier:
-    """The game multiplier's breakdown (RULES.md 6-7):
+    """The game multiplier's breakdown (docs/rules.md §6-7):
     ``initial × 2^robs × 2^bombs × 4^big_bombs × show × (2 if spring or anti-spring)``.
 
     ``robs`` counts 抢地主 (including a rob back), ``bombs`` the bombs and
     rockets played that double the multiplier (all of them in happy rules
     and under the ``"plain"`` laizi scoring; the soft bombs under the laizi
-    table), ``big_bombs`` those that multiply it by 4 (laizi table, RULES.md
-    7: hard bombs, pure wild bombs and rockets; otherwise 0), ``show`` is
+    table), ``big_bombs`` those that multiply it by 4 (laizi table, docs/rules.md
+    §7: hard bombs, pure wild bombs and rockets; otherwise 0), ``show`` is
     the combined show-cards multiplier (1 when nobody showed).  ``int(m)``
     and ``m.total`` give the product.
     """
@@ -128,7 +132,7 @@ class Multiplier:
 
 
 def combine_shows(shows: Sequence[int], how: str = "max") -> int:
-    """The show-cards multiplier of several players' shows (RULES.md 5).
+    """The show-cards multiplier of several players' shows (docs/rules.md §5).
 
     ``shows`` holds each player's show multiplier (0 = did not show);
     ``how`` is ``"max"`` (happy rules) or ``"product"`` (laizi rules).
@@ -147,29 +151,33 @@ def combine_shows(shows: Sequence[int], how: str = "max") -> int:
     raise ValueError(f"show combining must be 'max' or 'product', not {how!r}")
 
 
-def escape_multiplier(robs: int, show: int, bombs: int) -> int:
-    """M of the escape formula (RULES.md 6): ``2^robs × show × 2^bombs``,
-    where ``bombs`` counts every bomb and rocket, played or still formable in
-    a hand; the room's initial multiplier and doubling are left out."""
-    return (show << robs) << bombs
+def escape_multiplier(robs: int, show: int, bombs: int, big_bombs: int = 0) -> int:
+    """M of the escape formula (docs/rules.md §6): ``2^robs × show × 2^bombs
+    × 4^big_bombs``, where the bombs are the bombs of the deal (every bomb
+    and rocket each hand could form as dealt, played or not): ``bombs`` those
+    worth x2 (every bomb in happy rooms; soft bombs under the laizi table),
+    ``big_bombs`` those worth x4 (laizi table: hard, pure wild, rocket).
+    The room's initial multiplier and doubling are left out."""
+    return show << (robs + bombs + 2 * big_bombs)
 
 
-def escape_penalty(landlord: bool, base: int, m: int, laizi: bool = False) -> int:
-    """Points an escaper pays (RULES.md 6).  Happy rules: a landlord
-    ``base × 2 × (20 if M < 10 else 4M)``, a farmer
-    ``base × (10 if M < 10 else 2M)`` (exactly 10 takes the second branch).
-    Laizi rooms (``laizi=True``): a landlord ``base × 2 × 4M``, a farmer
-    ``base × 2M``, for every M (no coefficient, no cap)."""
-    if laizi:
-        return base * 2 * 4 * m if landlord else base * 2 * m
+def escape_penalty(landlord: bool, stake: int, m: int) -> int:
+    """Points a happy-room escaper pays (逃跑, docs/rules.md §6).
+
+    ``stake``: S, the escaper's points per unit of multiplier in a normal
+    loss (``base × initial multiplier × its doubling factor × each
+    opponent's``, summed over the opponents: 2 × base for a landlord without
+    doubling, base for a farmer); ``m``: M (``escape_multiplier``).  A
+    landlord pays ``20 × S`` if M < 10, else ``4 × S × M``; a farmer
+    ``10 × S`` or ``2 × S × M`` (exactly 10 takes the second branch)."""
     if landlord:
-        return base * 2 * (20 if m < 10 else 4 * m)
-    return base * (10 if m < 10 else 2 * m)
+        return 20 * stake if m < 10 else 4 * stake * m
+    return 10 * stake if m < 10 else 2 * stake * m
 
 
 @dataclass(frozen=True)
 class Settlement:
-    """The result of a game in points and beans (RULES.md 6).
+    """The result of a game in points and beans (docs/rules.md §6).
 
     - ``landlord``: the landlord's seat (``None`` if nobody became landlord).
     - ``winners``: the seats of the winning side (for an escape, the side
@@ -183,9 +191,10 @@ class Settlement:
       the landlord; for an escape, what each seat pays or receives.
     - ``points``: signed points per seat, summing to zero.
     - ``escape_multiplier``: M of the escape formula (escapes only).
-    - ``laizi``: settled as a laizi room (RULES.md 7): ``stakes`` and
-      ``points`` are floats, X already multiplied by ``LAIZI_COEFFICIENT``
-      and capped at ``LAIZI_POINT_CAP`` (escape penalties are not scaled).
+    - ``laizi``: settled as a laizi room (docs/rules.md §7): ``stakes`` and
+      ``points`` are exact ``Fraction`` values, X already multiplied by
+      ``LAIZI_COEFFICIENT`` and each winner's gain capped at
+      ``LAIZI_POINT_CAP`` (an escape penalty is 4 or 2 times such a loss).
     - ``transfers``: signed beans moved between players (sum zero), after
       floors at zero and the winners' cap.
     - ``rake``: beans the room took from each player (each ``>= 0``).
@@ -198,8 +207,8 @@ class Settlement:
     base: int
     multiplier: Multiplier
     doubles: tuple[int, int, int]
-    stakes: tuple[int, int, int]
-    points: tuple[int, int, int]
+    stakes: tuple[Points, Points, Points]
+    points: tuple[Points, Points, Points]
     transfers: tuple[int, int, int]
     rake: tuple[int, int, int]
     net: tuple[int, int, int]
@@ -227,6 +236,8 @@ class Settlement:
             del d["laizi"]
         if not d["multiplier"]["big_bombs"]:
             del d["multiplier"]["big_bombs"]
+        for k in ("stakes", "points"):
+            d[k] = [_points_json(v) for v in d[k]]
         return d
 
     @classmethod
@@ -234,7 +245,20 @@ class Settlement:
         """The inverse of ``to_dict``.  Raises ``KeyError``/``TypeError`` for a bad dict."""
         kw: dict[str, Any] = {k: (tuple(v) if isinstance(v, list) else v) for k, v in d.items() if k != "spring"}
         kw["multiplier"] = Multiplier(**d["multiplier"])
+        if d.get("laizi"):
+            for k in ("stakes", "points"):
+                kw[k] = tuple(Fraction(v) for v in d[k])
         return cls(**kw)
+
+
+def _points_json(v: Points) -> "int | float | str":
+    """Points in JSON: an int as itself; a laizi ``Fraction`` as a float when
+    that is exact (a power-of-two denominator, e.g. 2.75), else as the text
+    ``"10000/3"`` (``Fraction`` reads both back exactly)."""
+    if isinstance(v, Fraction):
+        d = v.denominator
+        return float(v) if d & (d - 1) == 0 else f"{v.numerator}/{d}"
+    return v
 
 
 # -- bean transfers ----------------------------------------------------------
@@ -277,7 +301,7 @@ def _scale_to(limit: int, pays: list[int]) -> list[int]:
 def _transfers(payers: Sequence[int], payees: Sequence[int], owed: dict[tuple[int, int], int],
                beans: Beans, cap: bool) -> list[int]:
     """Signed bean transfers for debts ``owed[(payer, payee)]`` where one side
-    is a single player (RULES.md 6).
+    is a single player (docs/rules.md §6).
 
     Several payers, one payee: each pays what it owes but never more than it
     has; if the payee's winnings would exceed its carried beans (``cap``),
@@ -311,7 +335,7 @@ def _transfers(payers: Sequence[int], payees: Sequence[int], owed: dict[tuple[in
 
 
 def _finish(transfers: list[int], room: Room, beans: Beans) -> tuple[tuple[int, int, int], ...]:
-    """Rake after transfers, never below zero (RULES.md 6 decision)."""
+    """Rake after transfers, never below zero (docs/rules.md §6 decision)."""
     a = room.rake
     if beans is None:
         rake = [a, a, a]
@@ -333,7 +357,7 @@ def _check_beans(beans: Beans) -> Beans:
 def settle_game(landlord: int, landlord_won: bool, base: int, multiplier: Multiplier,
                 doubles: Sequence[int] = (1, 1, 1), room: Optional[Room] = None,
                 beans: Beans = None, laizi: bool = False) -> Settlement:
-    """Settle a finished game (RULES.md 5-6).
+    """Settle a finished game (docs/rules.md §5-6).
 
     ``landlord``: seat 0-2; ``landlord_won``: which side went out first;
     ``base``: base score (points); ``multiplier``: the breakdown;
@@ -346,10 +370,13 @@ def settle_game(landlord: int, landlord_won: bool, base: int, multiplier: Multip
     ``X × N`` (floored at what it has), a winner receives what is paid
     (capped by what it carried), then every player pays the rake A.
 
-    ``laizi`` (RULES.md 7): X is then multiplied by ``LAIZI_COEFFICIENT``
-    (0.25) and capped at ``LAIZI_POINT_CAP`` (10000) points per farmer, so
-    stakes and points are floats (multiples of 0.25); each transfer X × N
-    is rounded down to whole beans (the landlord's is the sum of the two).
+    ``laizi`` (docs/rules.md §7): X is then multiplied by
+    ``LAIZI_COEFFICIENT`` (1/4) and no winner gains more than
+    ``LAIZI_POINT_CAP`` (10000) points: a winning farmer's X is capped, a
+    winning landlord's total is, each farmer's share shrinking in
+    proportion; stakes and points are exact ``Fraction`` values; each
+    transfer X × N is rounded down to whole beans (the landlord's is the
+    sum of the two).
 
     Raises ``ValueError`` for a bad seat, doubling factor or beans list.
     """
@@ -387,29 +414,50 @@ def settle_game(landlord: int, landlord_won: bool, base: int, multiplier: Multip
                       tuple(points), transfers, rake, net)  # type: ignore[arg-type]
 
 
+def _laizi_points(landlord_won: bool, x: dict[int, int]) -> dict[int, Fraction]:
+    """Each farmer's points in a laizi room (docs/rules.md §7): ``x[f]`` is
+    farmer f's raw X (``base × multiplier × doubling``), worth X × 1/4; then
+    no winner gains more than ``LAIZI_POINT_CAP``: a winning farmer's X is
+    capped, a winning landlord's total is, each farmer's share shrinking in
+    proportion (so losers pay only what the winners receive)."""
+    pts = {f: v * LAIZI_COEFFICIENT for f, v in x.items()}
+    cap = LAIZI_POINT_CAP
+    if landlord_won:
+        total = sum(pts.values())
+        if total > cap:
+            pts = {f: p * cap / total for f, p in pts.items()}
+    else:
+        pts = {f: min(p, Fraction(cap)) for f, p in pts.items()}
+    return pts
+
+
+def _beans_of(points: Fraction, n: int) -> int:
+    """Whole beans for ``points`` at N = ``n`` beans a point, rounded down."""
+    return points.numerator * n // points.denominator
+
+
 def _settle_laizi_game(landlord: int, landlord_won: bool, base: int, multiplier: Multiplier,
                        doubles: Sequence[int], room: Room, beans: Beans) -> Settlement:
-    """``settle_game`` for a laizi room (RULES.md 7): points in exact
-    quarters, X capped per farmer, bean transfers rounded down."""
+    """``settle_game`` for a laizi room (docs/rules.md §7): exact points,
+    each winner's gain capped, bean transfers rounded down."""
     s = settle_game(landlord, landlord_won, base, multiplier, doubles, None, None)
     farmers = [(landlord + 1) % 3, (landlord + 2) % 3]
-    # In quarter points: X × 0.25 = raw / 4, capped at 10000 points.
-    quarters = {f: min(s.stakes[f], 4 * LAIZI_POINT_CAP) for f in farmers}
-    stakes = [0.0, 0.0, 0.0]
-    points = [0.0, 0.0, 0.0]
+    pts = _laizi_points(landlord_won, {f: int(s.stakes[f]) for f in farmers})
+    zero = Fraction(0)
+    stakes = [zero, zero, zero]
+    points = [zero, zero, zero]
     sign = 1 if landlord_won else -1
     for f in farmers:
-        x = quarters[f] / 4
-        stakes[f] = x
-        stakes[landlord] += x
-        points[landlord] += sign * x
-        points[f] -= sign * x
+        stakes[f] = pts[f]
+        stakes[landlord] += pts[f]
+        points[landlord] += sign * pts[f]
+        points[f] -= sign * pts[f]
     n = room.coefficient
     if landlord_won:
-        owed = {(f, landlord): quarters[f] * n // 4 for f in farmers}
+        owed = {(f, landlord): _beans_of(pts[f], n) for f in farmers}
         t = _transfers(farmers, [landlord], owed, beans, room.winner_cap)
     else:
-        owed = {(landlord, f): quarters[f] * n // 4 for f in farmers}
+        owed = {(landlord, f): _beans_of(pts[f], n) for f in farmers}
         t = _transfers([landlord], farmers, owed, beans, room.winner_cap)
     transfers, rake, net = _finish(t, room, beans)
     return Settlement(landlord, s.winners, None, base, multiplier, s.doubles, tuple(stakes),  # type: ignore[arg-type]
@@ -419,69 +467,83 @@ def _settle_laizi_game(landlord: int, landlord_won: bool, base: int, multiplier:
 def settle_escape(escaper: int, landlord: Optional[int], base: int, m: int,
                   multiplier: Optional[Multiplier] = None, doubles: Sequence[int] = (1, 1, 1),
                   room: Optional[Room] = None, beans: Beans = None, laizi: bool = False) -> Settlement:
-    """Settle an escape (逃跑, RULES.md 6; ``laizi``: the laizi formula).
+    """Settle an escape (逃跑, docs/rules.md §6; ``laizi``: §7's scoring).
 
     ``escaper``: the seat that left; ``landlord``: the landlord's seat, or
     ``None`` before there is one (then the escaper pays as a farmer with
-    M = 1 and base 1, shared by the other two); ``m``: the escape multiplier
-    M (see ``escape_multiplier``).  The penalty ``escape_penalty(...)``
-    points go to the opposing side, split equally; the escaper's teammate
-    neither pays nor receives.  Beans as in ``settle_game``: floors, the
+    M = 1, base 1 and no doubling, shared by the other two); ``m``: the
+    escape multiplier M (``escape_multiplier``: the bombs of the deal
+    counted as played, without the room's initial multiplier and doubling);
+    ``doubles``: the doubling factors (1 or 2) chosen so far; ``room``: N,
+    A, the room's initial multiplier, the winners' cap.  ``multiplier`` is
+    only reported.
+
+    Happy rooms: the penalty is ``escape_penalty(is landlord, S, M)`` points
+    with ``S = base × initial × Σ dbl(escaper) × dbl(opponent)`` over the
+    opponents.  Laizi rooms: the landlord pays 4 ×, a farmer 2 × the points
+    it would lose in a normal loss at multiplier ``initial × M`` under the
+    laizi scoring (X × 1/4, each winner's gain capped at 10000 points),
+    exact ``Fraction`` points.  The penalty goes to the opposing side, split
+    equally; the escaper's teammate neither pays nor receives.  Beans: each
+    share × N rounded down, then as in ``settle_game``: floors, the
     winners' cap, the equal split of a short payer, then the rake from
-    every player.  ``multiplier``/``doubles`` are only reported.
+    every player.
 
-    ``laizi`` (RULES.md 6-7): the penalty is ``escape_penalty(..., laizi=True)``
-    (a landlord base × 2 × 4M, a farmer base × 2M; before there is a
-    landlord, base 1 and M = 1: 2 points shared), neither scaled by the
-    laizi coefficient nor capped; points are reported as floats like every
-    laizi settlement.
-
-    Raises ``ValueError`` for a bad seat or beans list.
+    Raises ``ValueError`` for a bad seat, doubling factor or beans list.
     """
     room = room or Room()
     beans = _check_beans(beans)
     if escaper not in (0, 1, 2) or landlord not in (None, 0, 1, 2):
         raise ValueError(f"bad escaper {escaper!r} or landlord {landlord!r}")
+    dbl = tuple(doubles)
+    if len(dbl) != 3 or any(d not in (1, 2) for d in dbl):
+        raise ValueError(f"doubling factors must be three values of 1 or 2, not {doubles!r}")
     if landlord is None:
-        base, m = 1, 1
-        penalty = escape_penalty(False, base, m, laizi)
-        receivers = [(escaper + 1) % 3, (escaper + 2) % 3]
-    elif escaper == landlord:
-        penalty = escape_penalty(True, base, m, laizi)
+        base, m, dbl = 1, 1, (1, 1, 1)
+        lord = (escaper + 1) % 3  # charged as a farmer against one landlord
         receivers = [(escaper + 1) % 3, (escaper + 2) % 3]
     else:
-        penalty = escape_penalty(False, base, m, laizi)
-        receivers = [landlord]
-    share = penalty // len(receivers)  # penalties are even when shared
-    points = [0, 0, 0]
-    stakes = [0, 0, 0]
+        lord = landlord
+        receivers = [(escaper + 1) % 3, (escaper + 2) % 3] if escaper == landlord else [landlord]
+    unit = base * room.initial_multiplier
+    opponents = receivers if escaper == landlord else [lord]
+    penalty: Points
+    if laizi:
+        x = {f: unit * m * dbl[f] * dbl[lord] for f in ((lord + 1) % 3, (lord + 2) % 3)}
+        lost = _laizi_points(escaper != lord, x)
+        loss = sum(lost.values(), Fraction(0)) if escaper == lord else lost[escaper]
+        penalty = (4 if escaper == landlord else 2) * loss
+        share: Points = penalty / len(receivers)
+    else:
+        stake = unit * sum(dbl[escaper] * dbl[o] for o in opponents)
+        penalty = escape_penalty(escaper == landlord, stake, m)
+        share = penalty // len(receivers)  # happy penalties are even when shared
+    zero: Points = Fraction(0) if laizi else 0
+    points, stakes = [zero] * 3, [zero] * 3
     points[escaper] = -penalty
     stakes[escaper] = penalty
     for q in receivers:
         points[q] = share
         stakes[q] = share
     n = room.coefficient
-    owed = {(escaper, q): share * n for q in receivers}
+    owed = {(escaper, q): _beans_of(Fraction(share), n) for q in receivers}
     t = _transfers([escaper], receivers, owed, beans, room.winner_cap)
     transfers, rake, net = _finish(t, room, beans)
-    if laizi:
-        stakes = [float(v) for v in stakes]  # type: ignore[misc]
-        points = [float(v) for v in points]  # type: ignore[misc]
     return Settlement(landlord, tuple(sorted(receivers)), escaper, base, multiplier or Multiplier(),
-                      tuple(doubles), tuple(stakes), tuple(points),  # type: ignore[arg-type]
+                      dbl, tuple(stakes), tuple(points),  # type: ignore[arg-type]
                       transfers, rake, net, escape_multiplier=m, laizi=laizi)
 
 
 def settle_no_landlord(multiplier: Optional[Multiplier] = None) -> Settlement:
     """The zero settlement of a game that ended with no landlord (the redeal
-    cap of RULES.md 4 was reached): no points, no beans, no rake."""
+    cap of docs/rules.md §4 was reached): no points, no beans, no rake."""
     z = (0, 0, 0)
     return Settlement(None, (), None, 1, multiplier or Multiplier(), (1, 1, 1), z, z, z, z, z)
 
 
 # -- titles --------------------------------------------------------------------
 
-#: Titles (等级) by accumulated points (分), seed 000: (threshold, Chinese, English).
+#: Titles (等级) by accumulated points (分), docs/rules.md §6: (threshold, Chinese, English).
 TITLES: tuple[tuple[int, str, str], ...] = (
     (0, "包身工", "bonded labourer"),
     (30, "短工", "day labourer"),
@@ -509,7 +571,7 @@ TITLES: tuple[tuple[int, str, str], ...] = (
 )
 
 
-def title(points: int, english: bool = False) -> str:
+def title(points: "int | float | Fraction", english: bool = False) -> str:
     """The title (等级) for accumulated ``points`` (分): the highest rank whose
     threshold is reached (``TITLES``; under 30, and any negative total, is
     包身工).  ``english=True`` gives the English name."""
@@ -522,11 +584,11 @@ def title(points: int, english: bool = False) -> str:
     return name[2] if english else name[1]
 
 
-# -- five players (RULES.md 8) ------------------------------------------------------
+# -- five players (docs/rules.md §8) ------------------------------------------------------
 
 @dataclass(frozen=True)
 class FiveMultiplier:
-    """The five-player multiplier's breakdown (RULES.md 8):
+    """The five-player multiplier's breakdown (docs/rules.md §8):
     ``initial × 2^bombs × (2 if a landlord chose to reveal) × (2 if spring)``.
 
     ``bombs`` counts the doubling bombs played: 5-, 6-, 7- and 8-card bombs,
@@ -553,7 +615,7 @@ class FiveMultiplier:
 
 @dataclass(frozen=True)
 class FiveSettlement:
-    """The result of a five-player game in points and beans (RULES.md 8, 6).
+    """The result of a five-player game in points and beans (docs/rules.md §8, §6).
 
     - ``landlords``: the landlords' seats, the open landlord (明地主) first,
       then the hidden landlord (暗地主) if there is one.
@@ -569,7 +631,7 @@ class FiveSettlement:
       summing to zero.
     - ``transfers``: signed beans moved between players (sum zero): each
       ``S(f, l) × N`` rounded down to whole beans, after the floors at zero
-      and the winners' cap (RULES.md 6).
+      and the winners' cap (docs/rules.md §6).
     - ``rake``: beans the room took from each player (each ``>= 0``).
     - ``net``: ``transfers - rake`` per seat, in beans.
     """
@@ -592,7 +654,7 @@ class FiveSettlement:
 
     @property
     def spring(self) -> bool:
-        """The losing side played no card (RULES.md 8)."""
+        """The losing side played no card (docs/rules.md §8)."""
         return self.multiplier.spring
 
     def to_dict(self) -> dict[str, Any]:
@@ -614,8 +676,8 @@ class FiveSettlement:
 def _side_transfers(n: int, payers: Sequence[int], payees: Sequence[int], owed: dict[tuple[int, int], int],
                     beans: Beans, cap: bool) -> list[int]:
     """Signed bean transfers for debts ``owed[(payer, payee)]`` between two
-    sides of any sizes, over ``n`` seats (RULES.md 6, generalised for
-    RULES.md 8).
+    sides of any sizes, over ``n`` seats (docs/rules.md §6, generalised for
+    docs/rules.md §8).
 
     Floors: a payer that cannot pay all it owes pays everything it has,
     split equally among its creditors (nobody above its claim).  Winners'
@@ -657,7 +719,7 @@ def _side_transfers(n: int, payers: Sequence[int], payees: Sequence[int], owed: 
 def settle_five(landlords: Sequence[int], landlords_won: bool, base: int, multiplier: FiveMultiplier,
                 doubles: Sequence[int] = (1, 1, 1, 1, 1), room: Optional[Room] = None,
                 beans: Beans = None) -> FiveSettlement:
-    """Settle a finished five-player game (RULES.md 8, beans as RULES.md 6).
+    """Settle a finished five-player game (docs/rules.md §8, beans as docs/rules.md §6).
 
     ``landlords``: one or two seats 0-4 (the open landlord first);
     ``landlords_won``: which side went out first; ``base``: base score

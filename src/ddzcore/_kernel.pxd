@@ -4,7 +4,7 @@
     from ddzcore._kernel cimport generate, classify, beats, bomb_power
     from ddzcore.bits cimport MoveRec, u64
 
-All functions are nogil and never raise.  RULES.md sections 2-3 and 8.
+All functions are nogil and never raise.  docs/rules.md §2-3, §8.
 """
 
 from ddzcore.bits cimport u64, MoveRec
@@ -34,5 +34,5 @@ cdef bint valid_reading(u64 cards, u64 info, int flags) noexcept nogil
 cdef object records_to_array(MoveRec* recs, Py_ssize_t n)
 
 # How DouZero's move_detector reads a card set: a reading (combo, main,
-# length), combo 0x1F when it finds no type (RULES.md outside: DouZero).
+# length), combo 0x1F when it finds no type (outside docs/rules.md: DouZero's rules).
 cdef u64 dz_read(u64 cards) noexcept nogil

@@ -1,7 +1,7 @@
 # cython: language_level=3, wraparound=False, cdivision=True
 """ddzcore's move-generation kernel: integers in, integers out.
 
-Implements RULES.md section 2 (one deck), the wild cards of section 7
+Implements docs/rules.md §2 (one deck), the wild cards of section 7
 (laizi) and the combinations of section 8 (two decks) over the card words
 of ``bits.pxd``.  Every reading of a card set
 is its own move; the generator writes ``MoveRec`` records into a caller-owned
@@ -69,7 +69,7 @@ cdef struct Gen:
     # The kicker pool: cards kickers may come from (laizi: naturals + free wilds at face value).
     u64 pool
     unsigned int pool1, pool2, pool_twice
-    # Laizi (RULES.md 7).
+    # Laizi (docs/rules.md §7).
     int wild                # the wild rank, -1 without laizi
     int nw                  # wild cards in the hand
     u64 naturals            # the hand without its wild cards
@@ -158,7 +158,7 @@ cdef void setup(Gen* g, u64 hand, int flags, MoveRec* out, Py_ssize_t cap) noexc
             hi |= AT_LEAST_HI[(w >> (8 * i)) & 0xFF] << (2 * i)
     for k in range(4):
         g.at_least[k + 5] = (hi >> (16 * k)) & 0x7FFF
-    # RULES.md 2: kickers never hold all four cards of a rank (two decks: never
+    # docs/rules.md §2: kickers never hold all four cards of a rank (two decks: never
     # four or more); jokers count as singles, never a kicker pair.
     g.most = (8 if flags & F_KICKER_BOMB else 4 if flags & F_WING_BOMB else 3) if flags & F_KICKER_REPEAT else 1
     g.twice = 0
@@ -172,7 +172,7 @@ cdef void setup(Gen* g, u64 hand, int flags, MoveRec* out, Py_ssize_t cap) noexc
 
 cdef inline void set_pool(Gen* g, int left, unsigned int main_ranks) noexcept nogil:
     """Laizi: kickers come from the naturals plus `left` free wild cards at
-    face value (none when the wild rank is a main rank: RULES.md 2, 7)."""
+    face value (none when the wild rank is a main rank: docs/rules.md §2, §7)."""
     cdef unsigned int bit = 1u << g.wild
     if main_ranks & bit:
         left = 0
@@ -269,7 +269,7 @@ cdef void kick_pairs(Gen* g, u64 w, u64 info, int need, unsigned int ranks) noex
 cdef inline void with_kickers(Gen* g, u64 w, u64 info, int kind, int need,
                               int lo, int hi) noexcept nogil:
     """Emit main part w (ranks lo..hi) with `need` kickers of `kind` (0 none,
-    1 single, 2 pair).  A kicker rank never equals a main rank (RULES.md 2)."""
+    1 single, 2 pair).  A kicker rank never equals a main rank (docs/rules.md §2)."""
     cdef unsigned int others = ~rank_span(lo, hi), adjacent = 0
     if kind == 0:
         emit(g, w, info)
@@ -385,7 +385,7 @@ cdef void gen_combo(Gen* g, int combo, int lo, int fix_len, int size=0) noexcept
 
 
 cdef int bomb_power(u64 cards, u64 info, int flags) noexcept nogil:
-    """Order of bombs (RULES.md 2, 7, 8); -1 for a move that is no bomb.
+    """Order of bombs (docs/rules.md §2, §7, §8); -1 for a move that is no bomb.
 
     power = 16 * tier + rank within the tier.  One deck: soft bomb < bomb <
     wild bomb < rocket.  Two decks: an n-card bomb has tier 4n; two jokers
@@ -461,7 +461,7 @@ cdef void gen_all(Gen* g) noexcept nogil:
     gen_bombs(g, -1)
 
 
-# ---------------------------------------------------------------- laizi (RULES.md 7)
+# ---------------------------------------------------------------- laizi (docs/rules.md §7)
 #
 # The hand is its naturals plus nw wild cards.  A main part (set, quad, chain
 # unit) of rank x uses a naturals of x and k - a wild cards standing for x;
@@ -487,7 +487,7 @@ cdef inline u64 lz_info(Gen* g, int combo, int main, int length, int nsub, u64 s
 
 cdef void lz_sets(Gen* g, int combo, int k, int lo) noexcept nogil:
     """A pair or trio as a whole move: naturals of x topped up with wild cards,
-    or only wild cards at face value (RULES.md 7)."""
+    or only wild cards at face value (docs/rules.md §7)."""
     cdef int x, a, c
     if not size_ok(g, k):
         return
@@ -521,7 +521,7 @@ cdef void lz_with_kickers(Gen* g, int combo, int k, int kind, int need, int lo) 
             left = g.nw - (k - a)
             if a == 0 and left >= need * kind:
                 # An all-wild main part: a move made only of wild cards is held
-                # to face value (RULES.md 7), so one kicker at least is natural.
+                # to face value (docs/rules.md §7), so one kicker at least is natural.
                 left = need * kind - 1
             set_pool(g, left, 1u << x)
             with_kickers(g, <u64>a * unit(x) + <u64>(k - a) * unit(g.wild),
@@ -571,7 +571,7 @@ cdef void lz_units(Gen* g, LzChain* ch, int r, int used, u64 phys, int nsub, u64
 
 
 cdef void lz_chain(Gen* g, int combo, int k, int min_len, int kind, int lo, int fix_len) noexcept nogil:
-    """Chains with wild cards filling any units' gaps (RULES.md 7); as gen_chain."""
+    """Chains with wild cards filling any units' gaps (docs/rules.md §7); as gen_chain."""
     cdef LzChain ch
     cdef int s, top, unit_size = k + kind
     if g.size:
@@ -761,7 +761,7 @@ cdef inline bint is_top_bomb(u64 cards, u64 info, int flags) noexcept nogil:
 
 cdef Py_ssize_t generate(u64 hand, u64 last_cards, u64 last_info, int flags,
                          MoveRec* out, Py_ssize_t cap) noexcept nogil:
-    """All legal moves of `hand` (RULES.md 2-3) into out[0:cap]; returns the count.
+    """All legal moves of `hand` (docs/rules.md §2-3) into out[0:cap]; returns the count.
 
     last_info's combo C_PASS means a free lead (pass is not legal); otherwise
     pass comes first, then the same type with a higher main rank, then every
@@ -800,7 +800,7 @@ cdef Py_ssize_t generate(u64 hand, u64 last_cards, u64 last_info, int flags,
 
 
 cdef Py_ssize_t classify(u64 cards, int flags, MoveRec* out, Py_ssize_t cap) noexcept nogil:
-    """Every reading of exactly `cards` (RULES.md 2) into out; returns the count.
+    """Every reading of exactly `cards` (docs/rules.md §2) into out; returns the count.
 
     Generates from the card set itself, keeping only moves of its whole size:
     such a move uses every card, so no other filter is needed.
@@ -819,7 +819,7 @@ cdef Py_ssize_t classify(u64 cards, int flags, MoveRec* out, Py_ssize_t cap) noe
 
 
 cdef bint beats(u64 cards, u64 info, u64 last_cards, u64 last_info, int flags) noexcept nogil:
-    """Whether the move (cards, info) beats the last move (RULES.md 2 comparing)."""
+    """Whether the move (cards, info) beats the last move (docs/rules.md §2 comparing)."""
     cdef int p = bomb_power(cards, info, flags), q = bomb_power(last_cards, last_info, flags)
     if info_combo(last_info) == C_PASS or info_combo(info) == C_PASS:
         return False

@@ -7,7 +7,7 @@ is a zero-copy NumPy view.  ``legal_moves``, ``legal_moves_array`` and
 ``count_moves`` share one argument path: a ``Hand`` and a ``Move`` (or None)
 go straight to the kernel; anything else (card text, move text, words) is
 converted and checked by the Python layer's ``_slow_position``.
-RULES.md sections 2-3.
+docs/rules.md §2-3.
 """
 
 from libc.stdlib cimport malloc, realloc, free
@@ -89,13 +89,13 @@ cdef int _position(Position* p, hand, last, rules) except -1:
 
 
 def legal_moves(hand, last=None, rules=None):
-    """Every legal move of ``hand`` (RULES.md 2-3), as a ``MoveList``.
+    """Every legal move of ``hand`` (docs/rules.md §2-3), as a ``MoveList``.
 
     ``hand``: a ``Hand``, card text or card word.  ``last``: the move to beat
     (a ``Move``, move text, or bare cards with one reading); ``None`` is a
     free lead, where pass is not legal.  When following, the pass move comes
     first.  After the rocket only pass is legal.  ``rules``: a ``Rules``
-    (default: RULES.md).
+    (default: ``Rules()``, docs/rules.md §2).
 
     Raises ``InvalidCardsError`` for a bad hand and ``InvalidMoveError`` (or
     its subclass ``AmbiguousMoveError``) for a bad ``last``.

@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Native play-phase state of a three-player, one-deck game (RULES.md 3).
+"""Native play-phase state of a three-player, one-deck game (docs/rules.md §3).
 
 For Cython search code (alpha-beta, MCTS, rollouts)::
 
@@ -29,7 +29,7 @@ State layout (56 bytes; field order keeps it free of holes):
     turn            | int8      | seat to move
     owner           | int8      | seat that played the last non-pass move, -1 before any
     landlord        | int8      | the landlord's seat
-    bombs           | uint8     | bombs of every kind and rockets played (RULES.md 6, 7)
+    bombs           | uint8     | bombs of every kind and rockets played (docs/rules.md §6, §7)
     landlord_plays  | uint8     | non-pass moves of the landlord (anti-spring: exactly 1)
     farmer_plays    | uint8     | non-pass moves of both farmers (spring: 0)
 

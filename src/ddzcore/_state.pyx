@@ -1,5 +1,5 @@
 # cython: language_level=3, wraparound=False, cdivision=True
-"""Native play-phase state, perft and batch random self-play (RULES.md 3-4, 6).
+"""Native play-phase state, perft and batch random self-play (docs/rules.md §3-4, §6).
 
 The C side (``State``, ``Undo``, ``push``, ``pop``, ``legal``, the PRNG) is
 declared in ``_state.pxd`` so other Cython modules can ``cimport`` it; this
@@ -193,7 +193,7 @@ cdef enum:
 
 
 cdef int call_rob(Rng* r, int first, int rob_back, GameOut* g) noexcept nogil:
-    """RULES.md 4 with uniformly random choices: the landlord, or -1 when all pass.
+    """docs/rules.md §4 with uniformly random choices: the landlord, or -1 when all pass.
 
     In turn from `first`, call (叫地主) or pass; the first call ends calling.
     Each player after the caller who has not passed may rob once (抢地主); if
@@ -232,7 +232,7 @@ cdef int call_rob(Rng* r, int first, int rob_back, GameOut* g) noexcept nogil:
 
 
 cdef int point_bid(Rng* r, int first, GameOut* g) noexcept nogil:
-    """RULES.md 4 option (叫分), uniformly random: each player once, in turn
+    """docs/rules.md §4 option (叫分), uniformly random: each player once, in turn
     from `first`, passes or bids above the best bid; 3 ends the bidding.  The
     highest bidder is landlord with g.base = the bid; -1 when all pass.
     Appends the decisions to g.calls."""
@@ -450,7 +450,7 @@ cdef bint state_legal_move(const State* s, u64 cards, u64 info) noexcept nogil:
 
 
 cdef class PlayState:
-    """The play phase of a three-player, one-deck game, held natively (RULES.md 3).
+    """The play phase of a three-player, one-deck game, held natively (docs/rules.md §3).
 
     ``PlayState(hands, landlord=0, turn=None, last=None, owner=None, rules=None,
     *, bombs=0, landlord_plays=0, farmer_plays=0)``:
@@ -463,10 +463,10 @@ cdef class PlayState:
       lead) and ``owner``, the seat that played it (default: the seat before
       ``turn``; the passes since then follow from the seats).
     - ``rules``: a one-deck ``Rules`` (move generation switches, and the
-      laizi wild rank ``Rules.wild``, RULES.md 7).
+      laizi wild rank ``Rules.wild``, docs/rules.md §7).
     - ``bombs``, ``landlord_plays``, ``farmer_plays``: bookkeeping carried
       in from earlier play (bombs and rockets played; non-pass moves of the
-      landlord / of the farmers) for the multiplier and spring (RULES.md 3, 6).
+      landlord / of the farmers) for the multiplier and spring (docs/rules.md §3, §6).
 
     The state is a ``STATE_BYTES``-byte C struct; ``copy()`` copies it.
     ``push``/``pop`` make and undo moves (python-chess style: ``pop``
@@ -613,7 +613,7 @@ cdef class PlayState:
 
     @property
     def is_over(self):
-        """Whether a player has no cards left (RULES.md 3: the hand ends)."""
+        """Whether a player has no cards left (docs/rules.md §3: the hand ends)."""
         return is_over(&self.st)
 
     @property
@@ -639,9 +639,9 @@ cdef class PlayState:
     @property
     def multiplier(self):
         """The play phase's factor of the multiplier under the happy rules
-        (RULES.md 6): 2 per bomb or rocket, times 2 for a spring or
+        (docs/rules.md §6): 2 per bomb or rocket, times 2 for a spring or
         anti-spring (robs, shows and doubling are not part of the play phase;
-        laizi rooms score bombs by kind, RULES.md 7, which ``Game`` does)."""
+        laizi rooms score bombs by kind, docs/rules.md §7, which ``Game`` does)."""
         return (1 << self.st.bombs) * (2 if self.spring or self.anti_spring else 1)
 
     @property

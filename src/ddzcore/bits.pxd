@@ -70,8 +70,8 @@ cdef enum:
     F_KICKER_BOMB = 16        # kickers may hold all four cards of a rank
     F_TWO_DECKS = 32          # section 8: two decks, big bombs, joker bombs
     F_SHUTTLE = 1 << 18       # consecutive quads (航天飞机) are a combination (Botzone); bits 19-21 reserved
-    # bits 8-11: the laizi wild rank + 1 (0: no wild cards), RULES.md 7
-    # bits 12-13: two decks: two jokers beat card bombs of up to 4 + this many cards (RULES.md 8)
+    # bits 8-11: the laizi wild rank + 1 (0: no wild cards), docs/rules.md §7
+    # bits 12-13: two decks: two jokers beat card bombs of up to 4 + this many cards (docs/rules.md §8)
     # bits 6, 7, 22-30: banned combinations (禁手), one bit per combo C_TRIO..C_BOMB:
     #   combo 3 -> bit 6, combo 4 -> bit 7, combo c in 5..13 -> bit c + 17 (see banned_mask)
     F_BANNED_LO = 0xC0            # bits 6-7: C_TRIO, C_TRIO_SINGLE
