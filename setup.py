@@ -62,6 +62,7 @@ extensions = [
     extension("_state"),       # native play state, perft, self-play (RULES.md 3-4)
     extension("_solver"),      # endgame solver and minimum plays (docs/rules.md §3, §6)
     extension("_douzero"),     # DouZero's move order and features (ddzcore.interop.douzero)
+    extension("_eval"),        # sampling hidden cards and playouts (hand evaluation)
 ]
 
 MODE_STAMP = os.path.join("build", "ddzcore-build-mode")

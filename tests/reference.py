@@ -51,7 +51,7 @@ PASS = ("", "pass", "", 0)
 
 KICKER_COMBOS = {
     "trio_single", "trio_pair", "plane_single", "plane_pair",
-    "four_two_single", "four_two_pair",
+    "four_two_single", "four_two_pair", "shuttle",
 }
 BOMB_COMBOS = {"bomb", "rocket", "soft_bomb", "wild_bomb", "joker_bomb"}
 
@@ -67,6 +67,7 @@ class RefRules:
     kicker_bomb: bool = False        # kickers may hold all four cards of a rank
     decks: int = 1                   # 2 = five-player rules (section 8)
     wild: str | None = None          # laizi wild rank (section 7), one deck only
+    shuttle: bool = False            # Botzone: consecutive quads (航天飞机) are a combination
 
     def __post_init__(self):
         if self.decks not in (1, 2):
@@ -88,6 +89,8 @@ class RefRules:
             "standard": {},
             "rlcard": {"jokers_both_kickers": False, "wing_trio_adjacent": False},
             "openspiel": {"four_two": False, "jokers_both_kickers": False},
+            # Botzone FightTheLandlord2: kickers of distinct ranks, shuttles.
+            "botzone": {"kicker_repeat": False, "shuttle": True},
         }
         if name not in presets:
             raise ValueError(f"unknown preset {name!r}")
@@ -319,6 +322,28 @@ def _four_two_pair(c, n, nz, rules):
             yield ("four_two_pair", RANKS[q], 1)
 
 
+def _shuttle(c, n, nz, rules):
+    # Botzone's 航天飞机: L >= 2 consecutive quads within 3..A, bare (4L cards),
+    # each quad with two singles (6L) or two pairs (8L); not a bomb.
+    if not rules.shuttle or rules.decks != 1:
+        return
+    quads = [r for r, k in nz if k == 4 and r <= ACE]
+    for lo in quads:
+        for hi in quads:
+            length = hi - lo + 1
+            if length < 2 or any(c[r] != 4 for r in range(lo, hi + 1)):
+                continue
+            kick = list(c)
+            for r in range(lo, hi + 1):
+                kick[r] = 0
+            if n == 4 * length:
+                yield ("shuttle", RANKS[hi], length)
+            elif n == 6 * length and _single_kickers_ok(kick, None, None, rules):
+                yield ("shuttle", RANKS[hi], length)
+            elif n == 8 * length and _pair_kickers_ok(kick, 2 * length, rules):
+                yield ("shuttle", RANKS[hi], length)
+
+
 def _bomb(c, n, nz, rules):
     # 炸弹: 4 of a rank; with two decks 4..8 of a rank (section 8).
     r, k = _only_rank(nz)
@@ -341,7 +366,7 @@ def _joker_bomb(c, n, nz, rules):
 TYPE_FUNCS = (
     _single, _pair, _trio, _trio_single, _trio_pair, _straight, _pair_chain,
     _plane, _plane_single, _plane_pair, _four_two_single, _four_two_pair,
-    _bomb, _rocket, _joker_bomb,
+    _shuttle, _bomb, _rocket, _joker_bomb,
 )
 
 _CLASSIFY_CACHE: dict = {}
@@ -374,6 +399,9 @@ def _main_part(combo, main, length):
         m[hi] = 3
     elif combo in ("four_two_single", "four_two_pair"):
         m[hi] = 4
+    elif combo == "shuttle":
+        for i in range(hi - length + 1, hi + 1):
+            m[i] = 4
     else:  # plane_single / plane_pair
         for i in range(hi - length + 1, hi + 1):
             m[i] = 3
@@ -569,6 +597,12 @@ def _shapes(rules, max_size):
             shapes.add((3,) * length + wings)
         for wings in _partitions(length, top // 2 if rules.kicker_bomb else 1):
             shapes.add((3,) * length + tuple(2 * p for p in wings))
+    if rules.shuttle:                                  # Botzone's shuttles
+        for length in range(2, 6):
+            shapes.add((4,) * length)
+            for wings in _partitions(2 * length, cap):
+                shapes.add((4,) * length + wings)
+            shapes.add((4,) * length + (2,) * (2 * length))
     return {tuple(sorted(s, reverse=True)) for s in shapes if sum(s) <= max_size}
 
 
@@ -866,6 +900,20 @@ def ref_action_space(rules: RefRules = RefRules(), max_cards: int = 20) -> set:
                 add(_plus(m, kick), "four_two_single", q, 1)
             for kick in pair_kickers(m, 2):
                 add(_plus(m, kick), "four_two_pair", q, 1)
+
+    # Botzone's shuttles: >= 2 consecutive quads, bare or two singles / two pairs a quad
+    if rules.shuttle and d == 1:
+        for length in range(2, 6):
+            for lo in range(0, ACE - length + 2):
+                hi = lo + length - 1
+                m = tuple(4 if lo <= i <= hi else 0 for i in range(NRANKS))
+                add(m, "shuttle", hi, length)
+                if 6 * length <= max_cards:
+                    for kick in single_kickers(m, 2 * length):
+                        add(_plus(m, kick), "shuttle", hi, length)
+                if 8 * length <= max_cards:
+                    for kick in pair_kickers(m, 2 * length):
+                        add(_plus(m, kick), "shuttle", hi, length)
     return moves
 
 

@@ -52,6 +52,10 @@ from .five import (
 from .settlement import FiveMultiplier, FiveSettlement, settle_five
 from .solver import MinPlays, SolveResult, min_plays, min_plays_batch, solve
 from .errors import InvalidArgumentError, InvalidRulesError, InvalidStateError, MoveIndexError
+from .sampling import sample_deals
+from .evaluate import Hint, WinEstimate, hint, win_probability
+from .arena import ArenaResult, arena
+from .searchbot import SearchBot
 
 __all__ = [
     "__version__",
@@ -131,4 +135,13 @@ __all__ = [
     "InvalidStateError",
     "InvalidArgumentError",
     "MoveIndexError",
+    # hand evaluation, hints and the arena
+    "sample_deals",
+    "win_probability",
+    "WinEstimate",
+    "hint",
+    "Hint",
+    "arena",
+    "ArenaResult",
+    "SearchBot",
 ]

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional, Protocol, Sequence, TypeVar, Union, cast
+from typing import Any, Callable, Iterable, Optional, Protocol, Sequence, TypeVar, Union, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -89,7 +89,8 @@ class RandomBot(Bot):
 # -- the rule-based bot ---------------------------------------------------------------
 
 _SHIFTS = np.arange(15, dtype=np.uint64) * np.uint64(4)
-_BOMBISH = int(Combo.BOMB)  # BOMB and every combo after it (rocket, soft and pure wild bombs) is a bomb
+_BOMBISH = int(Combo.BOMB)  # BOMB..JOKER_BOMB are bombs (rocket, soft and pure wild bombs; not the shuttle)
+_LAST_BOMB = int(Combo.JOKER_BOMB)
 #: Bomb strength tiers (docs/rules.md §7): soft < hard < pure wild < rocket; used to spend the cheapest bomb.
 _BOMB_TIER = np.zeros(32, dtype=np.int64)
 _BOMB_TIER[[int(Combo.SOFT_BOMB), int(Combo.BOMB), int(Combo.WILD_BOMB), int(Combo.ROCKET),
@@ -160,12 +161,8 @@ class RuleBot(Bot):
         if ph == Phase.ROB:
             return Action.ROB if s >= self.rob_at else Action.NO_ROB
         if ph == Phase.BID:
-            want = 3 if s >= self.rob_at + 1 else 2 if s >= self.call_at + 1 else 1 if s >= self.call_at else 0
-            best = Action.NO_BID
-            for a in legal:
-                if isinstance(a, Action) and a != Action.NO_BID and int(a) - Action.BID_1 + 1 <= want:
-                    best = a
-            return best
+            return highest_bid(legal, 3 if s >= self.rob_at + 1 else 2 if s >= self.call_at + 1
+                               else 1 if s >= self.call_at else 0)
         if ph == Phase.DOUBLE:
             return Action.DOUBLE if s >= self.double_at else Action.NO_DOUBLE
         return legal[0]
@@ -201,7 +198,7 @@ class RuleBot(Bot):
         main = ((info >> np.uint64(5)) & np.uint64(15)).astype(np.int64)
         ncards = mc.sum(axis=1)
         is_pass = combo == 0
-        is_bomb = combo >= _BOMBISH
+        is_bomb = (combo >= _BOMBISH) & (combo <= _LAST_BOMB)
         bomb_ranks = hc >= 4  # two decks: bombs of 4-8 cards and of 2-4 jokers
         if hc[13] + hc[14] >= 2:
             bomb_ranks = bomb_ranks.copy()
@@ -236,6 +233,15 @@ class RuleBot(Bot):
         return moves[0]
 
 
+def highest_bid(legal: "Iterable[object]", want: int) -> Action:
+    """The highest legal point bid (叫分) of at most ``want`` points (0: ``NO_BID``)."""
+    best = Action.NO_BID
+    for a in legal:
+        if isinstance(a, Action) and a != Action.NO_BID and int(a) - Action.BID_1 + 1 <= want:
+            best = a
+    return best
+
+
 def _sides(obs: "Observation | FiveObservation") -> tuple[list[int], set[int]]:
     """The seats ``obs.player`` plays against and with, as far as it knows
     (five players: seats not known to be allies count as opponents)."""
@@ -250,11 +256,18 @@ def _sides(obs: "Observation | FiveObservation") -> tuple[list[int], set[int]]:
 
 
 #: Bot constructors by name (for the command line): ``make_bot("random", seed)``.
-BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "rule": lambda seed=None: RuleBot()}
+BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "rule": lambda seed=None: RuleBot(),
+                                       "search": lambda seed=None: _search_bot(seed)}
+
+
+def _search_bot(seed: Optional[int]) -> Bot:
+    from .searchbot import SearchBot  # imported late: searchbot builds on this module
+
+    return SearchBot(seed)
 
 
 def make_bot(name: str, seed: Optional[int] = None) -> Bot:
-    """A bot by name (``"random"`` or ``"rule"``).  Raises ``ValueError`` for an unknown name."""
+    """A bot by name (``"random"``, ``"rule"`` or ``"search"``).  Raises ``ValueError`` for an unknown name."""
     try:
         return BOTS[name](seed)
     except KeyError:

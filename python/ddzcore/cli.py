@@ -138,3 +138,8 @@ main.add_command(simulate)
 main.add_command(replay_cmd)
 main.add_command(view_cmd)
 main.add_command(solve_cmd)
+
+from .cli_eval import COMMANDS as _EVAL_COMMANDS  # noqa: E402  (eval, hint, arena, botzone)
+
+for _cmd in _EVAL_COMMANDS:
+    main.add_command(_cmd)

@@ -346,6 +346,7 @@ _valid = _kernel.is_valid_reading
 _beats = _kernel.beats_codes
 _GUARD = 0x888888888888888
 _BOMB = int(Combo.BOMB)
+_LAST_BOMB = int(Combo.JOKER_BOMB)  # bomb kinds are BOMB..JOKER_BOMB (the shuttle after them is not one)
 _ROCKET = int(Combo.ROCKET)
 _SOFT = int(Combo.SOFT_BOMB)
 #: What a player may do after the rocket: pass, and only pass (docs/rules.md §3).
@@ -1042,7 +1043,7 @@ class Game(_GameBase):
             self._hands[p] = _hand(h)
             self._last = move
             self._lastp = p
-            if i & 31 >= _BOMB:
+            if _BOMB <= i & 31 <= _LAST_BOMB:
                 self._bombs += 1
                 if i & 31 == _SOFT:
                     self._soft += 1
@@ -1149,7 +1150,7 @@ class Game(_GameBase):
         i = move._info
         if i & 31:
             self._hands[p] = _hand(self._hands[p]._word + move._cards)
-            if i & 31 >= _BOMB:
+            if _BOMB <= i & 31 <= _LAST_BOMB:
                 self._bombs -= 1
                 if i & 31 == _SOFT:
                     self._soft -= 1

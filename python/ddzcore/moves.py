@@ -51,6 +51,7 @@ class Combo(IntEnum):
     SOFT_BOMB = 15  #: 软炸 (laizi: wild + natural cards)
     WILD_BOMB = 16  #: 纯癞子炸 (laizi: four wild cards)
     JOKER_BOMB = 17  #: two, three or four jokers (two decks)
+    SHUTTLE = 18  #: 航天飞机 (Botzone): >= 2 consecutive quads, bare or each with 2 singles or 2 pairs; not a bomb
 
     def __str__(self) -> str:
         return self.name.lower()
@@ -79,6 +80,7 @@ _KICKER_COMBOS = {
     Combo.PLANE_PAIR: 3,
     Combo.FOUR_TWO_SINGLE: 4,
     Combo.FOUR_TWO_PAIR: 4,
+    Combo.SHUTTLE: 4,
 }
 
 
@@ -245,8 +247,8 @@ class Move:
 
     @property
     def is_bomb(self) -> bool:
-        """Bombs, the rocket and the laizi and two-deck bomb kinds."""
-        return self._info & 0x1F >= Combo.BOMB
+        """Bombs, the rocket and the laizi and two-deck bomb kinds (not the shuttle)."""
+        return Combo.BOMB <= self._info & 0x1F <= Combo.JOKER_BOMB
 
     @property
     def stand_ins(self) -> tuple[Rank, ...]:

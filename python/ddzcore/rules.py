@@ -24,6 +24,7 @@ _F_KICKER_BOMB = 16
 _F_TWO_DECKS = 32
 _F_WING_BOMB = 1 << 14
 _F_DZ_READ = 1 << 15
+_F_SHUTTLE = 1 << 18  # bits 18-21: Botzone's combinations (bit 18: the shuttle)
 
 #: Combinations a rule set may ban (禁手, ``Rules.banned``), with their Combo
 #: values; the kernel keeps one flag bit for each (bits.pxd ``banned_mask``).
@@ -84,6 +85,11 @@ class Rules:
     - ``two_jokers_above``: two decks: two jokers beat card bombs of up to
       this many cards (4, 5 or 6) and lose to bigger ones; docs/rules.md §8's
       decision is 4 (4-card bomb < two jokers < 5-card bomb).
+    - ``shuttle``: two or more consecutive quads (航天飞机, Botzone's
+      FightTheLandlord2), bare or each quad with two single or two pair
+      kickers, are a combination (``Combo.SHUTTLE``): not a bomb, it beats
+      only a shuttle of as many cards with a higher top quad; one deck
+      without wild cards.
     - ``wild``: the laizi (癞子) wild rank for analysis, a rank character of
       ``3..2`` (``"7"``; ``Rank`` or ``"10"`` accepted and normalised), or
       ``None``; its cards stand for other ranks (docs/rules.md §7).  One deck only.
@@ -150,6 +156,7 @@ class Rules:
     two_jokers_above: int = 4
     wild: "str | None" = None
     banned: "tuple[str, ...]" = ()
+    shuttle: bool = False
 
     # -- game flow (docs/rules.md §4-6); not part of ``flags`` ----------------------
     bidding: str = "call_rob"
@@ -167,6 +174,8 @@ class Rules:
 
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
         "standard": {},
+        # Botzone FightTheLandlord2 (叫分斗地主): kickers of distinct ranks, shuttles, point bidding.
+        "botzone": {"kicker_repeat": False, "shuttle": True, "bidding": "points"},
         # RLCard: 27,471 card sets.
         "rlcard": {"jokers_both_kickers": False, "wing_trio_adjacent": False},
         # OpenSpiel: 25,661 card sets as 26,053 readings.
@@ -212,6 +221,8 @@ class Rules:
                 raise InvalidRulesError("Rules.wild (laizi) needs decks=1")
             object.__setattr__(self, "wild", rank.char)
         object.__setattr__(self, "banned", self._check_banned())
+        if self.shuttle and (self.decks != 1 or self.wild is not None):
+            raise ValueError("Rules.shuttle (航天飞机) needs one deck without wild cards (decks=1, wild=None)")
         self._check_flow()
         object.__setattr__(self, "_flags", self._make_flags())
 
@@ -255,8 +266,9 @@ class Rules:
 
     @classmethod
     def preset(cls, name: str, **overrides: Any) -> "Rules":
-        """A named rule set ("standard", "rlcard", "openspiel", "douzero", or "laizi": a
-        laizi room, the same as ``Rules(laizi=True)``, docs/rules.md §7), optionally adjusted."""
+        """A named rule set ("standard", "rlcard", "openspiel", "douzero",
+        "botzone" (Botzone's FightTheLandlord2), or "laizi": a laizi room,
+        the same as ``Rules(laizi=True)``, docs/rules.md §7), optionally adjusted."""
         try:
             base = cls.PRESETS[name]
         except (KeyError, TypeError):
@@ -321,6 +333,7 @@ class Rules:
             | _F_TWO_DECKS * (self.decks == 2)
             | _F_WING_BOMB * self.wing_bomb
             | _F_DZ_READ * self.douzero_follow
+            | _F_SHUTTLE * self.shuttle
             | (0 if self.wild is None else ("3456789TJQKA2".index(self.wild) + 1) << 8)
             | (self.two_jokers_above - 4) << 12
             | sum(_banned_bits(BANNABLE[b]) for b in self.banned)

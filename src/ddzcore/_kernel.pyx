@@ -343,11 +343,12 @@ cdef void gen_with_kickers(Gen* g, int combo, int k, int kind, int need, int lo)
         with_kickers(g, <u64>k * unit(r), make_info(combo, r, 1), kind, need, r, r)
 
 
-cdef void gen_chain(Gen* g, int combo, int k, int min_len, int kind, int lo, int fix_len) noexcept nogil:
+cdef void gen_chain(Gen* g, int combo, int k, int min_len, int kind, int lo, int fix_len,
+                    int per=1) noexcept nogil:
     """Chains of k cards a rank within 3..A, top rank >= lo, each unit with
-    one kicker of `kind` (0 none, 1 single, 2 pair); fix_len 0 = any length."""
+    `per` kickers of `kind` (0 none, 1 single, 2 pair); fix_len 0 = any length."""
     cdef unsigned int ranks = g.at_least[k] & 0xFFF, starts
-    cdef int s, top, i, unit_size = k + kind
+    cdef int s, top, i, unit_size = k + per * kind
     cdef u64 w
     if g.size:
         if g.size % unit_size or (fix_len and fix_len != g.size // unit_size):
@@ -367,15 +368,28 @@ cdef void gen_chain(Gen* g, int combo, int k, int min_len, int kind, int lo, int
         w = run_word(s, min_len, k)
         while True:
             if top >= lo:
-                with_kickers(g, w, make_info(combo, top, top - s + 1), kind, top - s + 1, s, top)
+                with_kickers(g, w, make_info(combo, top, top - s + 1), kind, per * (top - s + 1), s, top)
             top += 1
             if fix_len or top > R_ACE or not (ranks >> top) & 1:
                 break
             w += <u64>k * unit(top)
 
 
-cdef void gen_combo(Gen* g, int combo, int lo, int fix_len) noexcept nogil:
-    """Every move of one (non-bomb) combination type, main rank >= lo."""
+cdef void gen_shuttles(Gen* g, int lo, int fix_len, int size) noexcept nogil:
+    """Shuttles (航天飞机, rule F_SHUTTLE): >= 2 consecutive quads within 3..A,
+    bare or each quad with two single or two pair kickers; with `size` > 0
+    only those of that many cards (a shuttle follows one of its own kind)."""
+    cdef int kind
+    if not (g.flags & F_SHUTTLE):
+        return
+    for kind in range(3):
+        if size == 0 or fix_len == 0 or size == (4 + 2 * kind) * fix_len:
+            gen_chain(g, C_SHUTTLE, 4, 2, kind, lo, fix_len, 2)
+
+
+cdef void gen_combo(Gen* g, int combo, int lo, int fix_len, int size=0) noexcept nogil:
+    """Every move of one (non-bomb) combination type, main rank >= lo
+    (a shuttle: of `size` cards)."""
     if combo == C_SINGLE:
         gen_sets(g, C_SINGLE, 1, lo, 0x7FFF)
     elif combo == C_PAIR:
@@ -396,6 +410,8 @@ cdef void gen_combo(Gen* g, int combo, int lo, int fix_len) noexcept nogil:
         gen_chain(g, C_PLANE_SINGLE, 3, 2, 1, lo, fix_len)
     elif combo == C_PLANE_PAIR:
         gen_chain(g, C_PLANE_PAIR, 3, 2, 2, lo, fix_len)
+    elif combo == C_SHUTTLE:
+        gen_shuttles(g, lo, fix_len, size)
     elif g.flags & F_FOUR_TWO:
         if combo == C_FOUR_TWO_SINGLE:
             gen_with_kickers(g, C_FOUR_TWO_SINGLE, 4, 1, 2, lo)
@@ -476,6 +492,7 @@ cdef void gen_all(Gen* g) noexcept nogil:
     if g.flags & F_FOUR_TWO:
         gen_with_kickers(g, C_FOUR_TWO_SINGLE, 4, 1, 2, 0)
         gen_with_kickers(g, C_FOUR_TWO_PAIR, 4, 2, 2, 0)
+    gen_shuttles(g, 0, 0, 0)
     gen_bombs(g, -1)
 
 
@@ -812,7 +829,7 @@ cdef Py_ssize_t generate(u64 hand, u64 last_cards, u64 last_info, int flags,
         if beat < 0 and combo == C_PLANE_SINGLE and flags & F_DZ_READ:
             dz_planes(&g, last_cards, info_length(last_info))
         elif beat < 0:
-            gen_combo(&g, combo, info_main(last_info) + 1, info_length(last_info))
+            gen_combo(&g, combo, info_main(last_info) + 1, info_length(last_info), card_total(last_cards))
         gen_bombs(&g, beat)
     return g.n
 

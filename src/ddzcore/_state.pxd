@@ -42,7 +42,7 @@ owner: the second pass clears the move to beat, so the owner leads freely.
 
 from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, int32_t, int64_t, uint64_t
 
-from ddzcore.bits cimport u64, MoveRec, C_PASS, C_BOMB, info_combo
+from ddzcore.bits cimport u64, MoveRec, C_PASS, info_combo, is_bomb_combo
 from ddzcore._kernel cimport generate
 
 cdef enum:
@@ -124,7 +124,7 @@ cdef inline void push(State* s, u64 cards, u64 info, Undo* u) noexcept nogil:
     s.last_cards = cards
     s.last_info = info
     s.owner = p
-    if info_combo(info) >= C_BOMB:
+    if is_bomb_combo(info_combo(info)):
         s.bombs += 1
     if p == s.landlord:
         s.landlord_plays += 1
@@ -143,7 +143,7 @@ cdef inline void pop(State* s, const Undo* u) noexcept nogil:
     if info_combo(u.info) == C_PASS:
         return
     s.hand[p] += u.cards
-    if info_combo(u.info) >= C_BOMB:
+    if is_bomb_combo(info_combo(u.info)):
         s.bombs -= 1
     if p == s.landlord:
         s.landlord_plays -= 1

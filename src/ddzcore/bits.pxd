@@ -51,7 +51,8 @@ cdef enum:
     C_SOFT_BOMB = 15
     C_WILD_BOMB = 16
     C_JOKER_BOMB = 17
-    N_COMBOS = 18
+    C_SHUTTLE = 18      # 航天飞机 (Botzone): >= 2 consecutive quads, bare or each with 2 singles / 2 pairs; not a bomb
+    N_COMBOS = 19
 
 cdef enum:
     N_RANKS = 15
@@ -68,6 +69,7 @@ cdef enum:
     F_WING_TRIO_ADJ = 8       # single wings may be a trio adjacent to the chain
     F_KICKER_BOMB = 16        # kickers may hold all four cards of a rank
     F_TWO_DECKS = 32          # section 8: two decks, big bombs, joker bombs
+    F_SHUTTLE = 1 << 18       # consecutive quads (航天飞机) are a combination (Botzone); bits 19-21 reserved
     # bits 8-11: the laizi wild rank + 1 (0: no wild cards), docs/rules.md §7
     # bits 12-13: two decks: two jokers beat card bombs of up to 4 + this many cards (docs/rules.md §8)
     # bits 6, 7, 22-30: banned combinations (禁手), one bit per combo C_TRIO..C_BOMB:
@@ -140,6 +142,11 @@ cdef inline unsigned int banned_mask(int flags) noexcept nogil:
 
 cdef inline int info_combo(u64 info) noexcept nogil:
     return <int>(info & 0x1F)
+
+
+cdef inline bint is_bomb_combo(int combo) noexcept nogil:
+    """Bombs, the rocket and the laizi and two-deck bomb kinds (not the shuttle, C_SHUTTLE)."""
+    return C_BOMB <= combo <= C_JOKER_BOMB
 
 
 cdef inline int info_main(u64 info) noexcept nogil:
