@@ -30,7 +30,7 @@ from typing import Any, Callable, Optional, Sequence
 import numpy as np
 
 from .bots import Bot, make_bot
-from .errors import IllegalActionError
+from .errors import IllegalActionError, InvalidArgumentError
 from .game import Action, Card, Game, Phase
 from .protocol import ExecBot, ProtocolError
 from .rules import Rules
@@ -65,7 +65,7 @@ def seatings(n_bots: int) -> list[tuple[int, int, int]]:
         return [(0, 1, 1), (1, 0, 0)]
     if n_bots == 3:
         return list(itertools.permutations(range(3)))  # type: ignore[arg-type]
-    raise ValueError(f"the arena takes 2 or 3 bots, not {n_bots}")
+    raise InvalidArgumentError(f"the arena takes 2 or 3 bots, not {n_bots}")
 
 
 @dataclass
@@ -177,7 +177,7 @@ def arena(bots: Sequence["str | Bot"], deals: int = 100, seed: int = 0, rules: O
     import time
 
     if not isinstance(deals, int) or isinstance(deals, bool) or deals < 0:
-        raise ValueError(f"deals must be an int >= 0, not {deals!r}")
+        raise InvalidArgumentError(f"deals must be an int >= 0, not {deals!r}")
     plan = seatings(len(bots))
     names = [b if isinstance(b, str) else getattr(b, "name", type(b).__name__) for b in bots]
     if len(set(names)) != len(names):

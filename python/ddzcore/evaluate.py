@@ -23,7 +23,7 @@ import numpy as np
 
 from . import _eval
 from .cards import Hand
-from .errors import IllegalActionError
+from .errors import IllegalActionError, InvalidArgumentError
 from .game import Game, Observation, Phase
 from .moves import Move
 from .rules import Rules
@@ -84,7 +84,7 @@ def solver() -> Optional[Callable[..., Any]]:
 def _policy(policy: "str | Bot") -> tuple[int, str]:
     if isinstance(policy, str):
         if policy not in POLICIES:
-            raise ValueError(f"unknown policy {policy!r}; choose one of {sorted(POLICIES)} or pass a Bot")
+            raise InvalidArgumentError(f"unknown policy {policy!r}; choose one of {sorted(POLICIES)} or pass a Bot")
         return POLICIES[policy], policy
     return -1, getattr(policy, "name", type(policy).__name__)
 
@@ -116,9 +116,9 @@ def _winners(state: PlayState, rows: np.ndarray, policy: "str | Bot", seed: int)
 def _check_rules(rules: Optional[Rules]) -> Rules:
     rules = Rules() if rules is None else rules
     if not isinstance(rules, Rules):
-        raise ValueError(f"rules must be a Rules, not {rules!r}")
+        raise InvalidArgumentError(f"rules must be a Rules, not {rules!r}")
     if rules.decks != 1 or rules.wild is not None:
-        raise ValueError("playouts play the three-player one-deck game without wild cards "
+        raise InvalidArgumentError("playouts play the three-player one-deck game without wild cards "
                          "(docs/rules.md §3); the sampler serves laizi and five players")
     return rules
 
@@ -195,31 +195,31 @@ def win_probability(position: "Hand | str | Observation | Game", role: Optional[
     for bad card text.
     """
     if not isinstance(playouts, int) or isinstance(playouts, bool) or playouts < 1:
-        raise ValueError(f"playouts must be an int >= 1, not {playouts!r}")
+        raise InvalidArgumentError(f"playouts must be an int >= 1, not {playouts!r}")
     if role is not None and role not in ROLES:
-        raise ValueError(f"role must be one of {ROLES}, not {role!r}")
+        raise InvalidArgumentError(f"role must be one of {ROLES}, not {role!r}")
     if isinstance(position, Game):
         if seat is None:
-            raise ValueError("win_probability(game, ...) needs seat=")
+            raise InvalidArgumentError("win_probability(game, ...) needs seat=")
         rules = position.rules if rules is None else rules
         position = position.observation(seat)
     if isinstance(position, Observation):
         obs = position
         if obs.phase != Phase.PLAY:
             if role is None:
-                raise ValueError("before play, give role='landlord' or 'farmer'")
+                raise InvalidArgumentError("before play, give role='landlord' or 'farmer'")
             return _hand_estimate(obs.hand, role, playouts, policy, seed, _check_rules(rules))
         rules = _check_rules(rules)
         side = "landlord" if obs.player == obs.landlord else "farmer"
         if role is not None and role != side:
-            raise ValueError(f"seat {obs.player} is a {side} in this game, not a {role}")
+            raise InvalidArgumentError(f"seat {obs.player} is a {side} in this game, not a {role}")
         rows = sample_deals(obs, playouts, seed)
         state = _play_state(obs, rows[0], rules)
         winners = _winners(state, rows, policy, seed)
         ll = obs.landlord
         return _estimate((winners == ll) == (obs.player == ll), side, _policy(policy)[1])
     if role is None:
-        raise ValueError("give role='landlord' or 'farmer' for a hand")
+        raise InvalidArgumentError("give role='landlord' or 'farmer' for a hand")
     hand = position if isinstance(position, Hand) else Hand(position)
     return _hand_estimate(hand, role, playouts, policy, seed, _check_rules(rules))
 
@@ -326,7 +326,7 @@ def hint(game: "Game | Observation | Hand | str", seat: Optional[int] = None, *,
         state = _play_state(obs, rows[0], rules)
     else:
         if role not in ROLES:
-            raise ValueError(f"role must be one of {ROLES}, not {role!r}")
+            raise InvalidArgumentError(f"role must be one of {ROLES}, not {role!r}")
         hand = game if isinstance(game, Hand) else Hand(game)
         ll = 0 if role == "landlord" else 1
         last_m = None if last is None or last == "" else (last if isinstance(last, Move) else Move.parse(last, rules))

@@ -39,7 +39,7 @@ import time
 from typing import Any, Optional, Sequence
 
 from .bots import AnyAction, AnyObservation, Bot
-from .errors import DdzError
+from .errors import DdzError, InvalidArgumentError
 from .rules import Rules
 
 __all__ = ["ExecBot", "ProtocolError", "observation_json", "action_text"]
@@ -163,7 +163,7 @@ class ExecBot(Bot):
 
     def __init__(self, command: "str | Sequence[str]", timeout: float = 5.0) -> None:
         if timeout <= 0:
-            raise ValueError(f"timeout must be > 0 seconds, not {timeout!r}")
+            raise InvalidArgumentError(f"timeout must be > 0 seconds, not {timeout!r}")
         self.command = command
         self.timeout = timeout
         self.name = f"exec:{command if isinstance(command, str) else ' '.join(command)}"

@@ -19,7 +19,7 @@ from typing import Union
 import numpy as np
 
 from . import _eval
-from .errors import InvalidDealError
+from .errors import InvalidDealError, InvalidArgumentError
 from .five import FiveObservation, MarkedMove
 from .game import Observation
 from .moves import Move
@@ -111,7 +111,7 @@ def _seed(seed: object) -> int:
     if isinstance(seed, np.integer):
         seed = int(seed)
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 1 << 64:
-        raise ValueError(f"seed must be an int in 0..2**64-1, not {seed!r}")
+        raise InvalidArgumentError(f"seed must be an int in 0..2**64-1, not {seed!r}")
     return seed
 
 
@@ -119,7 +119,7 @@ def _count(n: object) -> int:
     if isinstance(n, np.integer):
         n = int(n)
     if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-        raise ValueError(f"n must be an int >= 0, not {n!r}")
+        raise InvalidArgumentError(f"n must be an int >= 0, not {n!r}")
     return n
 
 

@@ -27,6 +27,7 @@ from .game import Action, Observation, Phase
 from .moves import Move
 from .rules import Rules
 from .sampling import sample_deals
+from .errors import InvalidArgumentError
 
 __all__ = ["SearchBot"]
 
@@ -53,7 +54,7 @@ class SearchBot(Bot):
                  batch: int = 40, candidates: int = 12, bid_playouts: int = 400, call_at: float = 0.5,
                  rob_at: float = 0.58, double_at: float = 0.62, show_at: float = 0.9) -> None:
         if samples < 1 or batch < 1 or candidates < 1 or bid_playouts < 1:
-            raise ValueError("samples, batch, candidates and bid_playouts must be >= 1")
+            raise InvalidArgumentError("samples, batch, candidates and bid_playouts must be >= 1")
         self.seed = 0 if seed is None else int(seed)
         self.samples, self.time_budget, self.batch, self.candidates = samples, time_budget, batch, candidates
         self.bid_playouts = bid_playouts

@@ -25,7 +25,7 @@ import numpy as np
 from . import _solver
 from ._state import PlayState
 from .cards import Hand
-from .errors import InvalidDealError
+from .errors import InvalidDealError, InvalidArgumentError
 from .generate import HandLike, LastLike, _hand_word, _last_codes, hands_array
 from .moves import Move
 from .rules import Rules
@@ -158,13 +158,13 @@ def _seat(v: object, name: str, n: int) -> int:
     if isinstance(v, np.integer):
         v = int(v)
     if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < n:
-        raise ValueError(f"{name} must be a seat 0..{n - 1}, not {v!r}")
+        raise InvalidArgumentError(f"{name} must be a seat 0..{n - 1}, not {v!r}")
     return v
 
 
 def _count(v: object, name: str, top: int) -> int:
     if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= top:
-        raise ValueError(f"{name} must be an int in 0..{top}, not {v!r}")
+        raise InvalidArgumentError(f"{name} must be an int in 0..{top}, not {v!r}")
     return v
 
 
@@ -176,7 +176,7 @@ def _position(hands: Union[PlayState, Sequence[HandLike]], rules: Optional[Rules
     last cards, last info, rules, owner, bombs, landlord plays, farmer plays)."""
     if isinstance(hands, PlayState):
         if rules is not None or landlord != 0 or to_move is not None or last is not None or last_player is not None:
-            raise ValueError("a PlayState carries its own rules, seats and move to beat: give them with a hand list")
+            raise InvalidArgumentError("a PlayState carries its own rules, seats and move to beat: give them with a hand list")
         if hands.is_over:
             raise InvalidDealError("the PlayState's game is over")
         lc, li = hands.last_codes
@@ -184,9 +184,9 @@ def _position(hands: Union[PlayState, Sequence[HandLike]], rules: Optional[Rules
                 hands.owner if li else -1, hands.bombs, hands.landlord_plays, hands.farmer_plays)
     rules = _STANDARD if rules is None else rules
     if not isinstance(rules, Rules):
-        raise ValueError(f"rules must be a Rules, not {rules!r}")
+        raise InvalidArgumentError(f"rules must be a Rules, not {rules!r}")
     if isinstance(hands, (str, bytes)) or not hasattr(hands, "__len__") or len(hands) not in (2, 3):
-        raise ValueError(f"hands must be a list of two or three hands, not {hands!r}")
+        raise InvalidArgumentError(f"hands must be a list of two or three hands, not {hands!r}")
     n = len(hands)
     words = [_hand_word(h, rules) for h in hands]
     for i, w in enumerate(words):
@@ -197,12 +197,12 @@ def _position(hands: Union[PlayState, Sequence[HandLike]], rules: Optional[Rules
     lc, li = _last_codes(last, rules)
     if li == 0:
         if last_player is not None:
-            raise ValueError("last_player given without a last move")
+            raise InvalidArgumentError("last_player given without a last move")
         owner = -1
     else:
         owner = (turn + n - 1) % n if last_player is None else _seat(last_player, "last_player", n)
         if owner == turn:
-            raise ValueError(f"last_player {owner} is the seat to move: its trick is over, so there is no "
+            raise InvalidArgumentError(f"last_player {owner} is the seat to move: its trick is over, so there is no "
                              f"move to beat (give no last move)")
     per_rank = 8 if rules.decks == 2 else 4
     for r, ch in enumerate("3456789TJQKA2BR"):
@@ -254,16 +254,16 @@ def solve(hands: Union[PlayState, Sequence[HandLike]], rules: Optional[Rules] = 
     ``ValueError`` for bad seats, counts, objective, size or timeout.
     """
     if objective not in OBJECTIVES:
-        raise ValueError(f"objective must be one of {OBJECTIVES}, not {objective!r}")
+        raise InvalidArgumentError(f"objective must be one of {OBJECTIVES}, not {objective!r}")
     if not isinstance(tt_size, int) or isinstance(tt_size, bool) or tt_size < 1:
-        raise ValueError(f"tt_size must be an int >= 1 (entries), not {tt_size!r}")
+        raise InvalidArgumentError(f"tt_size must be an int >= 1 (entries), not {tt_size!r}")
     if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
                                 or not timeout > 0):
-        raise ValueError(f"timeout must be None or seconds > 0, not {timeout!r}")
+        raise InvalidArgumentError(f"timeout must be None or seconds > 0, not {timeout!r}")
     words, n, ll, turn, lc, li, rules, owner, nb, lp, fp = _position(
         hands, rules, landlord, to_move, last, last_player, bombs, landlord_plays, farmer_plays)
     if objective == "score" and nb + sum(len(Hand._trusted(w, rules.decks)) for w in words) // 4 + 2 > 29:
-        raise ValueError(f"score mode: {nb} bombs so far plus the bombs these hands can still play could "
+        raise InvalidArgumentError(f"score mode: {nb} bombs so far plus the bombs these hands can still play could "
                          f"exceed 2**29 stakes (the search's 32-bit values)")
     search = _solver.Search(words, ll, turn, lc, li, owner, rules.flags, nb, lp, fp, objective == "score", tt_size)
     return SolveResult(search, search.value(timeout or 0.0), n, ll, turn, objective, rules, timeout or 0.0)
@@ -290,7 +290,7 @@ def min_plays(hand: HandLike, rules: Optional[Rules] = None) -> MinPlays:
     """
     rules = _STANDARD if rules is None else rules
     if not isinstance(rules, Rules):
-        raise ValueError(f"rules must be a Rules, not {rules!r}")
+        raise InvalidArgumentError(f"rules must be a Rules, not {rules!r}")
     count, parts = _solver._min_plays(_hand_word(hand, rules), rules.flags)
     return MinPlays(count, [Move._from_codes(c, i) for c, i in parts])
 
@@ -304,10 +304,10 @@ def min_plays_batch(hands: Union[np.ndarray, Sequence[HandLike]], rules: Optiona
     """
     rules = _STANDARD if rules is None else rules
     if not isinstance(rules, Rules):
-        raise ValueError(f"rules must be a Rules, not {rules!r}")
+        raise InvalidArgumentError(f"rules must be a Rules, not {rules!r}")
     if isinstance(hands, np.ndarray):
         if hands.ndim != 1 or hands.dtype != np.uint64:
-            raise ValueError(f"hands must be a 1-d uint64 array of card words, not {hands.dtype} {hands.shape}")
+            raise InvalidArgumentError(f"hands must be a 1-d uint64 array of card words, not {hands.dtype} {hands.shape}")
         arr = np.ascontiguousarray(hands)
         for w in np.unique(arr):
             _hand_word(int(w), rules)

@@ -28,6 +28,7 @@ from ddzcore._kernel cimport dz_read
 
 cimport numpy as cnp
 import numpy as np
+from ddzcore.errors import InvalidArgumentError
 
 cnp.import_array()
 
@@ -507,14 +508,14 @@ def encode(const u64[::1] decision, const u64[::1] actions, float[:, ::1] x_batc
 cdef _check(const u64[::1] d, Py_ssize_t n, float[:, ::1] xb, float[:, :, ::1] zb, int8_t[::1] xna,
             int8_t[:, ::1] z):
     if d.shape[0] != ROW:
-        raise ValueError(f"a decision row has {ROW} words, not {d.shape[0]}")
+        raise InvalidArgumentError(f"a decision row has {ROW} words, not {d.shape[0]}")
     if d[0] > 2 or d[13] > 14 or d[14] > SEQ:
-        raise ValueError(f"bad decision row: position {d[0]}, bombs {d[13]}, nseq {d[14]}")
+        raise InvalidArgumentError(f"bad decision row: position {d[0]}, bombs {d[13]}, nseq {d[14]}")
     w = 373 if d[0] == 0 else 484
     if xb.shape[0] != n or xb.shape[1] != w or zb.shape[0] != n or zb.shape[1] != 5 or zb.shape[2] != 162:
-        raise ValueError(f"x_batch must be ({n}, {w}) and z_batch ({n}, 5, 162) for position {d[0]}")
+        raise InvalidArgumentError(f"x_batch must be ({n}, {w}) and z_batch ({n}, 5, 162) for position {d[0]}")
     if xna.shape[0] != w - 54 or z.shape[0] != 5 or z.shape[1] != 162:
-        raise ValueError(f"x_no_action must be ({w - 54},) and z (5, 162)")
+        raise InvalidArgumentError(f"x_no_action must be ({w - 54},) and z (5, 162)")
 
 
 def encode_batch(const u64[:, ::1] decisions, const u64[::1] actions, const int64_t[::1] offsets,
@@ -527,7 +528,7 @@ def encode_batch(const u64[:, ::1] decisions, const u64[::1] actions, const int6
     mismatched shapes or mixed widths."""
     cdef Py_ssize_t m = decisions.shape[0], i, total
     if offsets.shape[0] != m + 1:
-        raise ValueError(f"offsets needs {m + 1} entries, not {offsets.shape[0]}")
+        raise InvalidArgumentError(f"offsets needs {m + 1} entries, not {offsets.shape[0]}")
     if m == 0:
         return
     w = 373 if decisions[0, 0] == 0 else 484
@@ -535,11 +536,11 @@ def encode_batch(const u64[:, ::1] decisions, const u64[::1] actions, const int6
     for i in range(m):
         if decisions.shape[1] != ROW or (373 if decisions[i, 0] == 0 else 484) != w or decisions[i, 0] > 2 \
                 or decisions[i, 13] > 14 or decisions[i, 14] > SEQ or offsets[i] > offsets[i + 1]:
-            raise ValueError(f"decision {i}: bad row, mixed widths or offsets")
+            raise InvalidArgumentError(f"decision {i}: bad row, mixed widths or offsets")
     if offsets[0] != 0 or actions.shape[0] < total or x_batch.shape[0] < total or x_batch.shape[1] != w \
             or z_batch.shape[0] < total or x_no_action.shape[0] < m or x_no_action.shape[1] != w - 54 \
             or z.shape[0] < m or z_batch.shape[1] != 5 or z_batch.shape[2] != 162:
-        raise ValueError(f"buffers too small or of the wrong width ({w}) for {m} decisions, {total} actions")
+        raise InvalidArgumentError(f"buffers too small or of the wrong width ({w}) for {m} decisions, {total} actions")
     with nogil:
         for i in range(m):
             encode_one(&decisions[i, 0], &actions[offsets[i]], offsets[i + 1] - offsets[i],
@@ -553,7 +554,7 @@ def cards_rows(const u64[::1] words, int8_t[:, ::1] out):
     cdef float row[54]
     cdef int k
     if out.shape[0] < n or out.shape[1] != 54:
-        raise ValueError(f"out must be ({n}, 54) int8")
+        raise InvalidArgumentError(f"out must be ({n}, 54) int8")
     with nogil:
         for i in range(n):
             cards54(row, words[i])

@@ -19,6 +19,7 @@ from ddzcore._state cimport State, Undo, PlayState, legal, push, is_over, Rng, r
 
 cimport numpy as cnp
 import numpy as np
+from ddzcore.errors import InvalidArgumentError
 
 cnp.import_array()
 
@@ -229,7 +230,7 @@ def _rule_choice(PlayState ps):
     cdef MoveRec buf[MAX_MOVES]
     cdef Py_ssize_t n = legal(&ps.st, buf, MAX_MOVES)
     if n == 0:
-        raise ValueError("the game is over")
+        raise InvalidArgumentError("the game is over")
     return rule_choice(&ps.st, buf, n)
 
 

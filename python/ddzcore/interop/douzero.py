@@ -38,7 +38,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .. import _douzero
-from ..errors import InvalidCardsError, InvalidMoveError
+from ..errors import InvalidCardsError, InvalidMoveError, InvalidArgumentError
 
 __all__ = ["Env", "InfoSet", "get_obs", "legal_actions", "encode_batch", "decision_row", "DeepAgent",
            "POSITIONS", "CODES", "DECISION_FIELDS"]
@@ -354,7 +354,7 @@ class DeepAgent:
 
     def __init__(self, position: str, model_path: str) -> None:
         if position not in POSITIONS:
-            raise ValueError(f"position must be one of {POSITIONS}, not {position!r}")
+            raise InvalidArgumentError(f"position must be one of {POSITIONS}, not {position!r}")
         try:
             torch = importlib.import_module("torch")
         except ImportError as exc:

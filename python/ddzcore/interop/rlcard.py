@@ -39,7 +39,7 @@ import numpy as np
 
 from .. import _douzero, _kernel
 from ..action_space import action_space
-from ..errors import InvalidCardsError, InvalidMoveError
+from ..errors import InvalidCardsError, InvalidMoveError, InvalidArgumentError
 from ..rules import Rules
 
 __all__ = ["ID_2_ACTION", "ACTION_2_ID", "NUM_ACTIONS", "PASS_ID", "action_features", "DoudizhuEnv", "make",
@@ -182,7 +182,7 @@ def _np_random(seed: int | None) -> np.random.RandomState:
     """RLCard's ``seeding.np_random``: the seed hashed with SHA-512.
     ``ValueError`` for a seed that is not a non-negative int or None."""
     if seed is not None and not (isinstance(seed, int) and seed >= 0):
-        raise ValueError(f"seed must be a non-negative integer or None, not {seed!r}")
+        raise InvalidArgumentError(f"seed must be a non-negative integer or None, not {seed!r}")
     a = _bigint_from_bytes(os.urandom(8)) if seed is None else seed % 2 ** 64
     h = _bigint_from_bytes(hashlib.sha512(str(a).encode("utf8")).digest()[:8])
     ints = []
@@ -689,5 +689,5 @@ class RandomAgent:
 def make(env_id: str, config: dict[str, Any] | None = None) -> DoudizhuEnv:
     """``rlcard.make`` for ``"doudizhu"`` (``ValueError`` for another game)."""
     if env_id != "doudizhu":
-        raise ValueError(f"ddzcore.interop.rlcard.make only makes 'doudizhu', not {env_id!r}")
+        raise InvalidArgumentError(f"ddzcore.interop.rlcard.make only makes 'doudizhu', not {env_id!r}")
     return DoudizhuEnv(config)
