@@ -4,7 +4,6 @@ action lists and observations at every decision of seeded games, the
 
 from __future__ import annotations
 
-import json
 import os
 import random
 from typing import Any
@@ -12,6 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from conftest import load_positions
 from ddzcore import Rules, classify, legal_moves
 from ddzcore.errors import InvalidCardsError, InvalidMoveError
 from ddzcore.interop import douzero as ours
@@ -20,7 +20,6 @@ pytest.importorskip("douzero", reason="DouZero is not installed (pip install --n
 from douzero.env import env as dz_env  # noqa: E402
 from douzero.env.game import GameEnv  # noqa: E402
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 DOUZERO = Rules.preset("douzero")
 CHARS = dict(zip(ours.CODES, "3456789TJQKA2BR"))
 
@@ -95,15 +94,14 @@ def _dz_sets(hand: str, last: str) -> set[str]:
 
 
 def test_preset_equals_douzero_on_corpus() -> None:
-    with open(os.path.join(HERE, "data", "positions.json"), encoding="utf-8") as f:
-        positions = json.load(f)["positions"]
+    positions = load_positions()
     assert len(positions) == 4000
-    for p in positions:
-        hand, last = p["hand"], p.get("last_move") or ""
+    for i, (_, hand, last) in enumerate(positions):
+        last = last or ""
         mine = {str(m.cards).replace("10", "T") for m in
                 legal_moves(hand, last=classify(last, DOUZERO)[0] if last else None, rules=DOUZERO)
                 if len(m.cards)}
-        assert mine == _dz_sets(hand, last), p["id"]
+        assert mine == _dz_sets(hand, last), i
 
 
 @pytest.mark.parametrize("hand, last", [
