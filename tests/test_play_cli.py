@@ -137,15 +137,16 @@ def test_a_record_that_cannot_be_written_goes_to_a_fallback_file(tmp_path: Path,
     folder = tmp_path / "records"
     folder.mkdir()
     monkeypatch.setenv("DDZ_TEST_EAT", str(folder))
-    runner = CliRunner()
-    with runner.isolated_filesystem(temp_dir=tmp_path) as cwd:
-        r = runner.invoke(main, ["play", "--seed", "2", "--bots", f"{__name__}:FolderEater,rule",
-                                 "--record", str(folder / "game.json")], input="#1\n" * 400)
-        assert r.exit_code == 0 and r.exception is None, r.output
-        said = re.search(r"it was saved to (\S+) instead", " ".join(r.output.split()))
-        assert said and "Could not write the record to" in r.output, r.output
-        game = load(said.group(1))
-        assert game.is_terminal() and Path(said.group(1)).parent == Path(cwd)
+    cwd = tmp_path / "cwd"
+    cwd.mkdir()
+    monkeypatch.chdir(cwd)
+    r = CliRunner().invoke(main, ["play", "--seed", "2", "--bots", f"{__name__}:FolderEater,rule",
+                                  "--record", str(folder / "game.json")], input="#1\n" * 400)
+    assert r.exit_code == 0 and r.exception is None, r.output
+    said = re.search(r"it was saved to (\S+) instead", " ".join(r.output.split()))
+    assert said and "Could not write the record to" in r.output, r.output
+    game = load(said.group(1))
+    assert game.is_terminal() and Path(said.group(1)).resolve().parent == cwd.resolve()
 
 
 def test_save_is_atomic(tmp_path: Path, monkeypatch: Any) -> None:
