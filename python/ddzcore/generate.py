@@ -126,19 +126,13 @@ def _batch_args(hands: "np.ndarray | Sequence[HandLike]", lasts: "np.ndarray | S
     return h, np.ascontiguousarray(lm["cards"]), np.ascontiguousarray(lm["info"])
 
 
-def _out_buffer(out: object) -> "np.ndarray | None":
-    """The buffer an ``out=`` argument names: ``None``, a ``MOVE_DTYPE``
-    array, or the ``(moves, offsets)`` an earlier call returned (its moves'
-    whole buffer).  Anything else raises ``InvalidArgumentError``."""
+def _out_buffer(out: object) -> Any:
+    """The buffer an ``out=`` argument names: the ``(moves, offsets)`` an
+    earlier call returned stands for its moves' whole buffer; anything else
+    passes through (the kernel refuses what it cannot write into)."""
     if isinstance(out, tuple) and len(out) == 2 and isinstance(out[0], np.ndarray):
         moves = out[0]
-        out = moves.base if isinstance(moves.base, np.ndarray) and moves.base.dtype == MOVE_DTYPE else moves
-    if out is None:
-        return None
-    if not isinstance(out, np.ndarray) or out.ndim != 1 or out.dtype != MOVE_DTYPE \
-            or not out.flags.c_contiguous or not out.flags.writeable:
-        raise InvalidArgumentError(f"out must be a writable C-contiguous 1-d MOVE_DTYPE array or the "
-                                   f"(moves, offsets) of an earlier call, not {out!r}")
+        return moves.base if isinstance(moves.base, np.ndarray) and moves.base.dtype == MOVE_DTYPE else moves
     return out
 
 
