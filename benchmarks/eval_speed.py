@@ -17,10 +17,11 @@ import time
 import numpy as np
 
 from ddzcore import Game
-from ddzcore.bots import RuleBot, play_game
+from ddzcore.tools.bots import RuleBot
+from ddzcore.tools.simulation import play_game
 from ddzcore.cards import Hand
 from ddzcore.evaluate import win_probability
-from ddzcore.searchbot import SearchBot
+from ddzcore.tools.searchbot import SearchBot
 
 
 class TimedSearchBot(SearchBot):

@@ -6,7 +6,7 @@ doubling, play) between three bots, then its settlement in points and beans
 """
 
 from ddzcore import Game, Room, Rules
-from ddzcore.bots import RandomBot, RuleBot
+from ddzcore.tools.bots import RandomBot, RuleBot
 
 game = Game(Rules(), seed=7, room=Room(coefficient=100, rake=5), beans=[10_000] * 3)
 bots = [RuleBot(), RuleBot(), RandomBot(seed=1)]

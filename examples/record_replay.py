@@ -10,9 +10,10 @@ import tempfile
 from pathlib import Path
 
 from ddzcore import Game
-from ddzcore.bots import RuleBot, play_game
-from ddzcore.cli_replay import frames, view_html
-from ddzcore.records import load, save
+from ddzcore.tools.bots import RuleBot
+from ddzcore.tools.simulation import play_game
+from ddzcore.tools.cli_replay import frames, view_html
+from ddzcore.game.records import load, save
 
 folder = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(tempfile.mkdtemp())
 game = play_game(Game(seed=11), [RuleBot(), RuleBot(), RuleBot()])

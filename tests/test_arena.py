@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from ddzcore import Game
-from ddzcore.arena import arena, deal_cards, seatings
-from ddzcore.bots import RandomBot, RuleBot, play_game
-from ddzcore.protocol import ExecBot, ProtocolError
+from ddzcore.tools.arena import arena, deal_cards, seatings
+from ddzcore.tools.bots import RandomBot, RuleBot
+from ddzcore.tools.simulation import play_game
+from ddzcore.tools.protocol import ExecBot, ProtocolError
 
 BOT = Path(__file__).parent / "data" / "bots" / "lines_bot.py"
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from ddzcore import PASS, Action, Game, Hand, IllegalActionError, Move, Observation, Room, Rules
-from ddzcore.bots import Bot, RandomBot, RuleBot, make_bot, play_game, run_games
+from ddzcore.tools.arena import make_bot
+from ddzcore.tools.bots import Bot, RandomBot, RuleBot
+from ddzcore.tools.simulation import play_game, run_games
 from ddzcore.game import OPENSPIEL_FLOW
 
 from test_game import DECK

@@ -13,9 +13,10 @@ import pytest
 
 from conftest import ref_rules
 from ddzcore import Combo, Hand, Move, Rules, action_space, classify, legal_moves
-from ddzcore.arena import arena
-from ddzcore.bots import RuleBot, make_bot
-from ddzcore.botzone import KEEP_RUNNING, BotzoneError, BotzoneGame, answer, read_move, run_botzone
+from ddzcore.tools.arena import arena
+from ddzcore.tools.arena import make_bot
+from ddzcore.tools.bots import RuleBot
+from ddzcore.tools.botzone import KEEP_RUNNING, BotzoneError, BotzoneGame, answer, read_move, run_botzone
 from ddzcore.game import Action, Phase
 from positions import positions
 from reference import ref_action_space, ref_legal
@@ -171,7 +172,7 @@ def test_keep_running_loop() -> None:
 
 # -- Botzone programs in the arena ------------------------------------------------------------
 
-DDZ = f"{sys.executable} -c 'from ddzcore.cli import main; main()'"
+DDZ = f"{sys.executable} -c 'from ddzcore.tools.cli import main; main()'"
 
 
 def _program_vs_rule(flags: str) -> None:

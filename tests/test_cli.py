@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from ddzcore import legal_moves
-from ddzcore.cli import main
+from ddzcore.tools.cli import main
 
 
 def run(*args: str) -> tuple[int, str]:
@@ -56,7 +56,7 @@ def test_newcomer_trial_points(monkeypatch) -> None:
     says how many first (issue 17's smaller points)."""
     from ddzcore import PASS, Rules
     from ddzcore.errors import DdzError
-    import ddzcore.cli as cli
+    import ddzcore.tools.cli as cli
 
     for args in (("moves", ""), ("moves", "  "), ("classify", "")):
         code, out = run(*args)

@@ -9,10 +9,12 @@ import pytest
 
 from ddzcore import Game, Hand, IllegalActionError, PlayState
 from ddzcore import _eval
-from ddzcore.bots import RuleBot, make_bot, play_game
+from ddzcore.tools.arena import make_bot
+from ddzcore.tools.bots import RuleBot
+from ddzcore.tools.simulation import play_game
 from ddzcore.evaluate import hint, move_values, win_probability
 from ddzcore.game import Phase
-from ddzcore.searchbot import SearchBot
+from ddzcore.tools.searchbot import SearchBot
 
 
 def test_native_rule_policy_is_rulebot() -> None:

@@ -357,8 +357,9 @@ def test_move_lists_check_their_records() -> None:
 
 def test_records_with_fields_of_the_wrong_kind_raise_record_errors() -> None:
     from ddzcore import FiveGame, Game
-    from ddzcore.bots import RandomBot, play_game
-    from ddzcore.records import loads, replay, to_record
+    from ddzcore.tools.bots import RandomBot
+    from ddzcore.tools.simulation import play_game
+    from ddzcore.game.records import loads, replay, to_record
 
     three = to_record(play_game(Game(seed=3), [RandomBot(1), RandomBot(2), RandomBot(3)]))
     five = to_record(play_game(FiveGame(seed=3), [RandomBot(s) for s in range(5)]))
@@ -381,4 +382,4 @@ def test_records_with_fields_of_the_wrong_kind_raise_record_errors() -> None:
         with pytest.raises(RecordError):
             loads(text)
     with pytest.raises(RecordError):
-        FiveGame.from_record({**five, "deal": None})
+        replay({**five, "deal": None})

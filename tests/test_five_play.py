@@ -17,9 +17,10 @@ from hypothesis import strategies as st
 from ddzcore import (
     PASS, FiveAction, FiveGame, FiveObservation, FivePhase, Hand, MarkedMove, RecordError, Room, run_five_games,
 )
-from ddzcore.bots import RandomBot, RuleBot, play_game
-from ddzcore.cli import main
-from ddzcore.records import dumps, load, loads, replay
+from ddzcore.tools.bots import RandomBot, RuleBot
+from ddzcore.tools.simulation import play_game
+from ddzcore.tools.cli import main
+from ddzcore.game.records import dumps, load, loads, replay
 
 ALL = Hand("".join(r * 8 for r in "3456789TJQKA2") + "BBRR", decks=2).word
 

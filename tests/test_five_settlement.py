@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ddzcore import FiveMultiplier, FiveSettlement, Room, settle_five
-from ddzcore.settlement import _side_transfers, _transfers
+from ddzcore.game.settlement import _side_transfers, _transfers
 
 BIG = 10**9
 

@@ -24,8 +24,9 @@ from ddzcore import (
     RANK_CHARS, DdzError, FiveGame, Game, Hand, Move, PlayState, Rank, RecordError, Rules, classify, count_moves,
     count_moves_batch, legal_moves, legal_moves_batch, simulate,
 )
-from ddzcore.bots import RandomBot, play_game
-from ddzcore.records import replay, to_record
+from ddzcore.tools.bots import RandomBot
+from ddzcore.tools.simulation import play_game
+from ddzcore.game.records import replay, to_record
 
 FAST = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SLOW = settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -80,7 +80,7 @@ def test_fl03_all_pass_redeals() -> None:
     assert g.phase == Phase.SHOW_START  # the round starts over, with a new deal
     assert g.hand(0) != Hand(DEAL_A[0])
     assert "redeals 1" in str(g) and g.observation(0).redeals == 1
-    from ddzcore.records import dumps, loads
+    from ddzcore.game.records import dumps, loads
     assert loads(dumps(g)) == g  # serialising that state works (and round-trips)
     # and the game goes on to an end
     no_shows(g)

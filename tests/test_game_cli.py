@@ -7,8 +7,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from ddzcore import Action, Game, Rules
-from ddzcore.cli import main
-from ddzcore.records import load
+from ddzcore.tools.cli import main
+from ddzcore.game.records import load
 
 
 def run(args: list[str], text: str = "") -> tuple[int, str]:

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from ddzcore import Combo, Hand, Move, Rank, Rules, classify, count_moves, legal_moves
-from ddzcore.cli import main
+from ddzcore.tools.cli import main
 
 
 def readings(cards: str, wild: str) -> set[tuple[str, str, int]]:

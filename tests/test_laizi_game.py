@@ -25,11 +25,12 @@ from ddzcore import (
     PASS, Action, AmbiguousMoveError, Combo, Game, IllegalActionError, Move, Multiplier, Phase, Rank, RecordError,
     Room, Rules, Settlement, settle_escape, settle_game,
 )
-from ddzcore.bots import RandomBot, RuleBot, play_game, run_games
-from ddzcore.cli import main
-from ddzcore.cli_game import _rules_from, move_text
-from ddzcore.game import _laizi_bombs_in
-from ddzcore.records import dumps, load, loads, replay, to_record, transcript
+from ddzcore.tools.bots import RandomBot, RuleBot
+from ddzcore.tools.simulation import play_game, run_games
+from ddzcore.tools.cli import main
+from ddzcore.tools.cli_game import _rules_from, move_text
+from ddzcore.game.three import _laizi_bombs_in
+from ddzcore.game.records import dumps, load, loads, replay, to_record, transcript
 
 from test_game import DEAL_A, act, deal_with
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from ddzcore import Game, Move, PlayState
-from ddzcore.perft_suite import (
+from ddzcore.game.perft import (
     PerftPosition, check_positions, format_perft, game_divide, game_perft, load_perft, parse_perft,
 )
 

@@ -23,10 +23,10 @@ from click.testing import CliRunner
 from rich.cells import cell_len
 
 from ddzcore import Action, Game, Move, Rules
-from ddzcore.bots import Bot, RuleBot
-from ddzcore.cli import main
-from ddzcore.cli_ui import move_text
-from ddzcore.records import load, save
+from ddzcore.tools.bots import Bot, RuleBot
+from ddzcore.tools.cli import main
+from ddzcore.tools.cli_ui import move_text
+from ddzcore.game.records import load, save
 
 QUIET = Rules(bidding="points", show_start=0, show_deal_early=0, show_deal_late=0, show_bottom=0, doubling=False)
 QUIET_ARGS = ["--bidding", "points", "--no-shows", "--no-doubling", "--bots", "random"]
@@ -194,7 +194,7 @@ def _read_until(proc: "subprocess.Popen[bytes]", marker: bytes, seen: bytearray,
 @pytest.mark.parametrize("answer, code", [("y", 130), ("n", 0)])
 def test_ctrl_c_asks_too_and_exits_130(answer: str, code: int) -> None:
     env = dict(os.environ, COLUMNS="80", PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen([sys.executable, "-c", "from ddzcore.cli import main; main()", "play", "--seed", "4",
+    proc = subprocess.Popen([sys.executable, "-c", "from ddzcore.tools.cli import main; main()", "play", "--seed", "4",
                              "--no-shows", "--bots", "random"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, env=env)
     seen = bytearray()
@@ -281,4 +281,5 @@ def test_the_hand_comes_back_after_a_few_replies_and_five_players_can_leave() ->
     code, out = run(["play", "--seed", "4", "--no-shows", "--bots", "random"], "x\n" * 9 + "q\ny\n", columns=80)
     assert code == 0 and out.count("Your hand") == 3, out  # drawn, then again after every 4 replies
     code, out = run(["play", "--players", "5", "--seed", "3"], "q\ny\n")
-    assert code == 0 and "Leaving now abandons the game" in " ".join(out.split()) and "nothing is settled" in out
+    flat = " ".join(out.split())
+    assert code == 0 and "Leaving now counts as an escape" in flat and "escaped (逃跑)" in flat, out

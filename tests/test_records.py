@@ -18,9 +18,10 @@ import numpy as np
 import pytest
 
 from ddzcore import PASS, Action, Game, Move, RecordError, Room, Rules
-from ddzcore.bots import RandomBot, RuleBot, play_game
+from ddzcore.tools.bots import RandomBot, RuleBot
+from ddzcore.tools.simulation import play_game
 from ddzcore.game import OPENSPIEL_FLOW
-from ddzcore.records import action_text, dumps, load, loads, parse_action_text, replay, to_record, transcript
+from ddzcore.game.records import action_text, dumps, load, loads, parse_action_text, replay, to_record, transcript
 
 from test_game import DEAL_B, act, no_shows, to_play
 

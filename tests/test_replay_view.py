@@ -13,11 +13,12 @@ import pytest
 from click.testing import CliRunner
 
 from ddzcore import FiveGame, Game, Room
-from ddzcore.bots import RandomBot, RuleBot, play_game
-from ddzcore.cli import main
-from ddzcore.cli_replay import frames, view_html
+from ddzcore.tools.bots import RandomBot, RuleBot
+from ddzcore.tools.simulation import play_game
+from ddzcore.tools.cli import main
+from ddzcore.tools.cli_replay import frames, view_html
 from ddzcore.errors import RecordError
-from ddzcore.records import dumps, load, replay, save
+from ddzcore.game.records import dumps, load, replay, save
 
 
 def run(args: list[str], text: str = "") -> tuple[int, str]:

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from ddzcore import (Action, Game, Hand, Multiplier, Rank, RecordError, Room, Rules, Settlement, settle_escape,
                      settle_game)
-from ddzcore.game import _laizi_bombs_in
-from ddzcore.records import VERSION, dumps, load, loads, to_record
+from ddzcore.game.three import _laizi_bombs_in
+from ddzcore.game.records import VERSION, dumps, load, loads, to_record
 
 from test_game import DEAL_A, act, deal_with
 

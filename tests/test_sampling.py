@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from ddzcore import FiveGame, Game, Hand, InvalidDealError, Move
-from ddzcore.bots import RuleBot
+from ddzcore.tools.bots import RuleBot
 from ddzcore.game import Phase
 from ddzcore.sampling import Knowledge, knowledge, sample_deals
 

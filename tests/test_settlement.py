@@ -14,7 +14,7 @@ from ddzcore import (
     Multiplier, Room, Settlement, combine_shows, escape_multiplier, escape_penalty, settle_escape, settle_game,
     settle_no_landlord, title,
 )
-from ddzcore.settlement import TITLES, _scale_to, _split_equally
+from ddzcore.game.settlement import TITLES, _scale_to, _split_equally
 
 BIG = 10**9  # beans nobody runs out of
 

@@ -18,7 +18,7 @@ from reference import RANKS, ref_legal
 from solver_reference import Position, RefSolver
 
 from ddzcore import Combo, Hand, Move, PlayState, Rules, legal_moves
-from ddzcore.cli import main
+from ddzcore.tools.cli import main
 from ddzcore.errors import InvalidCardsError, InvalidDealError, InvalidMoveError
 from ddzcore.solver import min_plays, min_plays_batch, solve
 

@@ -1,5 +1,5 @@
 """The native state and kernel self-play against the Python ``Game``
-(python/ddzcore/game.py): the same seeded games replayed through both,
+(python/ddzcore/game/three.py): the same seeded games replayed through both,
 calling decisions included, must agree ply by ply and in the result."""
 
 from __future__ import annotations

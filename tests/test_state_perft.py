@@ -19,7 +19,7 @@ PERFT_FILE = Path(__file__).parent / "data" / "perft.txt"
 def file_positions():
     if not PERFT_FILE.exists():
         return []
-    from ddzcore.perft_suite import load_perft
+    from ddzcore.game.perft import load_perft
     return load_perft(PERFT_FILE)
 
 
@@ -27,7 +27,7 @@ def file_positions():
 def test_perft_data_file(pos):
     """Every count of tests/data/perft.txt, and the per-move split at depth
     2 against the Python Game's perft (ddzcore.perft_suite.game_divide)."""
-    from ddzcore.perft_suite import game_divide
+    from ddzcore.game.perft import game_divide
     s = PlayState(list(pos.hands), pos.landlord, turn=pos.to_move, last=pos.last, owner=pos.last_player)
     for depth, n in sorted(pos.counts.items()):
         got = s.perft(depth)

@@ -22,9 +22,10 @@ import pytest
 from click.testing import CliRunner
 
 from ddzcore import FiveGame, Game, Room
-from ddzcore.bots import RandomBot, RuleBot, play_game
-from ddzcore.cli import main
-from ddzcore.records import load, save
+from ddzcore.tools.bots import RandomBot, RuleBot
+from ddzcore.tools.simulation import play_game
+from ddzcore.tools.cli import main
+from ddzcore.game.records import load, save
 
 pytestmark = pytest.mark.slow
 

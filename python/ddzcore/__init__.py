@@ -8,8 +8,8 @@ The rules are those of the project's rule book, docs/rules.md.  Public API::
 """
 
 from ._version import __version__
-from .action_space import ActionSpace, action_space
-from .cards import RANK_CHARS, Hand, Rank
+from .moves import ActionSpace, action_space
+from .cards import RANK_CHARS, Card, FiveCard, Hand, Rank, parse_cards, parse_five_cards
 from .errors import (
     AmbiguousMoveError,
     DdzError,
@@ -31,7 +31,7 @@ from .generate import (
 )
 from .moves import MOVE_DTYPE, PASS, Combo, Move, MoveList, classify
 from .rules import Rules
-from .settlement import (
+from .game.settlement import (
     TITLES,
     Multiplier,
     Room,
@@ -44,18 +44,21 @@ from .settlement import (
     settle_no_landlord,
     title,
 )
-from .game import MOVE_ID_BASE, OPENSPIEL_FLOW, TERMINAL, Action, Card, Game, Observation, Phase, parse_cards
+from .game.three import MOVE_ID_BASE, OPENSPIEL_FLOW, TERMINAL, Action, Game, Observation, Phase
 from .search import PlayState, SelfPlay, perft, simulate
-from .five import (
-    FiveAction, FiveCard, FiveGame, FiveObservation, FivePhase, FiveStats, MarkedMove, parse_five_cards, run_five_games,
-)
-from .settlement import FiveMultiplier, FiveSettlement, settle_five
+from .game.five import FiveAction, FiveGame, FiveObservation, FivePhase, MarkedMove
+from .game.settlement import FiveMultiplier, FiveSettlement, settle_five
 from .solver import MinPlays, SolveResult, min_plays, min_plays_batch, solve
 from .errors import InvalidArgumentError, InvalidRulesError, InvalidStateError, MoveIndexError
 from .sampling import sample_deals
 from .evaluate import Hint, WinEstimate, hint, win_probability
-from .arena import ArenaResult, arena
-from .searchbot import SearchBot
+from .game import records
+from .game.base import Outcome, Termination
+from .game.settlement import settle_five_escape
+from .tools.bots import Bot, RandomBot, RuleBot
+from .tools.simulation import FiveStats, SimulationStats, play_game, run_five_games, run_games
+from .tools.arena import ArenaResult, arena, make_bot
+from .tools.searchbot import SearchBot
 
 __all__ = [
     "__version__",
@@ -144,4 +147,16 @@ __all__ = [
     "arena",
     "ArenaResult",
     "SearchBot",
+    # records, bots and the simulation runners
+    "records",
+    "Bot",
+    "RandomBot",
+    "RuleBot",
+    "make_bot",
+    "play_game",
+    "run_games",
+    "SimulationStats",
+    "Outcome",
+    "Termination",
+    "settle_five_escape",
 ]

@@ -1,18 +1,21 @@
-"""Ranks and hands (docs/rules.md §1).
+"""Ranks, hands and concrete cards (docs/rules.md §1).
 
 A ``Hand`` is an immutable multiset of ranks stored as the kernel's 64-bit
 card word: 4 bits of count per rank, rank index 0 (the 3) in the lowest
 nibble, up to the big joker (index 14).  See ``src/ddzcore/bits.pxd``.
+A ``Card`` is one concrete card of one deck (an id 0-53, suit and rank); a
+``FiveCard`` one of the five-player game's two decks (0-107, with its deck copy).
 """
 
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import Iterable, Iterator, Union
+from numbers import Integral
+from typing import Iterable, Iterator, Optional, Union
 
 from .errors import InvalidCardsError
 
-__all__ = ["Rank", "Hand", "RANK_CHARS", "CardsLike"]
+__all__ = ["Rank", "Hand", "RANK_CHARS", "CardsLike", "Card", "parse_cards", "FiveCard", "parse_five_cards"]
 
 #: Canonical rank characters, low to high (T = 10, B = small joker, R = big joker).
 RANK_CHARS = "3456789TJQKA2BR"
@@ -259,3 +262,197 @@ class Hand:
         if not Hand._trusted(o) <= self:
             raise InvalidCardsError(f"cannot remove {str(Hand._trusted(o))!r} from {str(self)!r}: not contained")
         return Hand._trusted(self._word - o, self._decks)
+
+
+# -- concrete cards (docs/rules.md §1) ------------------------------------------------
+
+_SUITS = "SHCD"
+_TWO_DECKS = 108  # card ids of the five-player game's two decks
+
+
+def _card_rank(c: int) -> int:
+    """The rank index of one-deck card id ``c`` (0-53)."""
+    return c >> 2 if c < 53 else 14
+
+
+#: Card word of one card, by card id (one deck 0-53, two decks 0-107).
+_UNIT = [1 << (4 * _card_rank(c % 54)) for c in range(_TWO_DECKS)]
+
+
+class Card(int):
+    """A concrete card (docs/rules.md §1): an int 0-53.  ``4 × rank + suit`` for the
+    ranks 3..2 (suits S, H, C, D = 0..3), 52 the small joker ``B``, 53 the big
+    joker ``R``.  ``str(Card(0)) == "S3"``; ``Card.parse("HT")``.
+
+    Raises ``InvalidCardsError`` for a value or text that is not a card.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, value: "int | str") -> "Card":
+        if isinstance(value, str):
+            return cls.parse(value)
+        if not isinstance(value, Integral) or isinstance(value, bool) or not 0 <= value < 54:
+            raise InvalidCardsError(f"{value!r} is not a card id (0..53)")
+        return int.__new__(cls, value)
+
+    @property
+    def rank(self) -> Rank:
+        """The card's rank (suits never matter in play)."""
+        return Rank(_card_rank(self))
+
+    @property
+    def suit(self) -> Optional[str]:
+        """``"S"``, ``"H"``, ``"C"``, ``"D"``, or ``None`` for a joker."""
+        return None if self >= 52 else _SUITS[self & 3]
+
+    def __str__(self) -> str:
+        if self >= 52:
+            return "B" if self == 52 else "R"
+        return _SUITS[self & 3] + RANK_CHARS[self >> 2]
+
+    def __repr__(self) -> str:
+        return f"Card({str(self)!r})"
+
+    @classmethod
+    def parse(cls, text: str) -> "Card":
+        """One card from text: suit letter then rank (``S3``, ``h10``, ``DA``), or ``B`` / ``R``."""
+        cards = parse_cards(text)
+        if len(cards) != 1:
+            raise InvalidCardsError(f"{text!r} is not one card (write e.g. S3, HT, B)")
+        return cards[0]
+
+
+def parse_cards(text: str) -> list[Card]:
+    """Concrete cards from text such as ``"S3 HT DA B R"`` (separators
+    optional, case-insensitive, ``10`` for T).  Raises ``InvalidCardsError``
+    naming the bad part, or a card given twice."""
+    out: list[Card] = []
+    s = text.upper().replace("10", "T")
+    i = 0
+    while i < len(s):
+        ch = s[i]
+        if ch in " ,;+\t\n":
+            i += 1
+            continue
+        if ch in "BR":
+            out.append(int.__new__(Card, 52 if ch == "B" else 53))
+            i += 1
+            continue
+        if ch in _SUITS and i + 1 < len(s) and s[i + 1] in RANK_CHARS[:13]:
+            out.append(int.__new__(Card, 4 * RANK_CHARS.index(s[i + 1]) + _SUITS.index(ch)))
+            i += 2
+            continue
+        raise InvalidCardsError(f"bad card at {text[i:i + 3]!r} in {text!r}: write a suit S H C D then a rank "
+                                f"3456789TJQKA2, or B / R for the jokers")
+    if len(set(out)) != len(out):
+        dup = next(c for c in out if out.count(c) > 1)
+        raise InvalidCardsError(f"card {dup} is given twice in {text!r}")
+    return out
+
+
+# -- concrete cards of two decks (docs/rules.md §1, §8) -----------------------------------------
+
+class FiveCard(int):
+    """A concrete card of the two decks (docs/rules.md §1): an int 0-107,
+    ``copy × 54 + Card`` (``Card``: ``4 × rank + suit``, 52 ``B``, 53 ``R``).
+    Text: the one-deck card text, plus ``'`` for deck copy 1 (``S3``,
+    ``S3'``, ``HT'``, ``B'``).  ``FiveCard.parse("D2'")``.
+
+    Raises ``InvalidCardsError`` for a value or text that is not a card.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, value: "int | str") -> "FiveCard":
+        if isinstance(value, str):
+            return cls.parse(value)
+        if not isinstance(value, Integral) or isinstance(value, bool) or not 0 <= value < _TWO_DECKS:
+            raise InvalidCardsError(f"{value!r} is not a two-deck card id (0..107)")
+        return int.__new__(cls, value)
+
+    @property
+    def card(self) -> Card:
+        """The same card without its deck copy."""
+        return Card(self % 54)
+
+    @property
+    def copy(self) -> int:
+        """The deck copy, 0 or 1."""
+        return int(self >= 54)
+
+    @property
+    def rank(self) -> Rank:
+        """The card's rank."""
+        return Rank(_card_rank(self % 54))
+
+    @property
+    def suit(self) -> Optional[str]:
+        """``"S"``, ``"H"``, ``"C"``, ``"D"``, or ``None`` for a joker."""
+        return self.card.suit
+
+    @property
+    def twin(self) -> "FiveCard":
+        """The card of the same rank and suit from the other deck."""
+        return int.__new__(FiveCard, (self + 54) % _TWO_DECKS)
+
+    def __str__(self) -> str:
+        return str(Card(self % 54)) + ("'" if self >= 54 else "")
+
+    def __repr__(self) -> str:
+        return f"FiveCard({str(self)!r})"
+
+    @classmethod
+    def parse(cls, text: str) -> "FiveCard":
+        """One card from text: ``S3``, ``h10'``, ``B``, ``R'``."""
+        cards = parse_five_cards(text)
+        if len(cards) != 1:
+            raise InvalidCardsError(f"{text!r} is not one card (write e.g. S3, HT', B)")
+        return cards[0]
+
+
+def _scan(text: str) -> list[tuple[Optional[int], int]]:
+    """``(card id or None, rank)`` per card of two-deck text: a suit and a
+    rank (``S3``) or a joker with ``'`` (``B'``) is concrete; a bare rank or
+    joker (``3``, ``B``) gives ``None`` (any copy)."""
+    s = text.upper().replace("10", "T")
+    out: list[tuple[Optional[int], int]] = []
+    i = 0
+    while i < len(s):
+        ch = s[i]
+        if ch in " ,;+\t\n":
+            i += 1
+            continue
+        prime = i + 1 < len(s) and s[i + 1] == "'"
+        if ch in "SHCD" and i + 1 < len(s) and s[i + 1] in RANK_CHARS[:13]:
+            r = RANK_CHARS.index(s[i + 1])
+            prime = i + 2 < len(s) and s[i + 2] == "'"
+            out.append((54 * prime + 4 * r + "SHCD".index(ch), r))
+            i += 2 + prime
+            continue
+        if ch in RANK_CHARS and not (prime and ch not in "BR"):
+            r = RANK_CHARS.index(ch)
+            out.append((54 + 39 + r if prime else None, r))  # B' = 54 + 52, R' = 54 + 53
+            i += 1 + prime
+            continue
+        raise InvalidCardsError(f"bad card at {text[i:i + 3]!r} in {text!r}: write a suit S H C D, a rank "
+                                f"3456789TJQKA2 and ' for the second deck (S3, S3'), or B, B', R, R'")
+    return out
+
+
+def parse_five_cards(text: str) -> list[FiveCard]:
+    """Concrete two-deck cards from text such as ``"S3 S3' HT B R'"``
+    (separators optional, case-insensitive, ``10`` for T; ``B`` and ``R``
+    alone are copy 0).  Raises ``InvalidCardsError`` naming the bad part, or
+    a card given twice."""
+    out = []
+    for c, r in _scan(text):
+        if c is None:
+            if r < 13:
+                raise InvalidCardsError(f"{RANK_CHARS[r]!r} in {text!r} has no suit (write e.g. S{RANK_CHARS[r]})")
+            c = 39 + r  # B -> 52, R -> 53
+        out.append(int.__new__(FiveCard, c))
+    if len(set(out)) != len(out):
+        dup = next(c for c in out if out.count(c) > 1)
+        raise InvalidCardsError(f"card {dup} is given twice in {text!r}")
+    return out

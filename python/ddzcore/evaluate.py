@@ -24,14 +24,16 @@ import numpy as np
 from . import _eval
 from .cards import Hand
 from .errors import IllegalActionError, InvalidArgumentError
-from .game import Game, Observation, Phase
+from .game.three import Game, Observation, Phase
 from .moves import Move
 from .rules import Rules
 from .sampling import Knowledge, knowledge, sample_deals
 from .search import PlayState
+from .solver import solve
+from .tools.simulation import play_game
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .bots import Bot
+    from .tools.bots import Bot
 
 __all__ = ["WinEstimate", "win_probability", "Hint", "hint", "solver", "ROLES", "POLICIES"]
 
@@ -75,10 +77,8 @@ def _estimate(wins: np.ndarray, role: str, policy: str) -> WinEstimate:
 
 
 def solver() -> Optional[Callable[..., Any]]:
-    """The exact solver ``ddzcore.solve`` when this installation has it, else ``None``."""
-    import ddzcore
-
-    return getattr(ddzcore, "solve", None)
+    """The exact solver ``ddzcore.solve`` (a hook: ``None`` would turn it off)."""
+    return solve
 
 
 def _policy(policy: "str | Bot") -> tuple[int, str]:
@@ -91,8 +91,6 @@ def _policy(policy: "str | Bot") -> tuple[int, str]:
 
 def _play_bot(bot: "Bot", state: PlayState, rows: np.ndarray, rules: Rules) -> np.ndarray:
     """Winners of playouts by ``bot`` in every seat, one ``Game.endgame`` per row."""
-    from .bots import play_game
-
     out = np.empty(len(rows), np.int8)
     last = state.last
     for i, row in enumerate(rows):

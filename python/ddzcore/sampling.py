@@ -20,8 +20,8 @@ import numpy as np
 
 from . import _eval
 from .errors import InvalidDealError, InvalidArgumentError
-from .five import FiveObservation, MarkedMove
-from .game import Observation
+from .game.five import FiveObservation, MarkedMove
+from .game.three import Observation
 from .moves import Move
 
 __all__ = ["sample_deals", "Knowledge", "knowledge"]

@@ -38,7 +38,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from .. import _douzero, _kernel
-from ..action_space import action_space
+from ..moves import action_space
 from ..errors import InvalidCardsError, InvalidMoveError, InvalidArgumentError
 from ..rules import Rules
 

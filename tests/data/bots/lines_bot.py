@@ -1,4 +1,4 @@
-"""A JSON-lines protocol bot for the tests (ddzcore.protocol).
+"""A JSON-lines protocol bot for the tests (ddzcore.tools.protocol).
 
     python lines_bot.py MODE
 

@@ -41,14 +41,15 @@ from dataclasses import dataclass, field
 from typing import IO, Any, Optional, Sequence
 
 from .bots import AnyAction, AnyObservation, Bot
-from .cards import Hand
-from .errors import DdzError
-from .game import Action, Card, Observation, Phase
-from .generate import legal_moves
-from .moves import PASS, Move, classify
+from ..cards import Hand
+from ..errors import DdzError
+from ..cards import Card
+from ..game.three import Action, Observation, Phase
+from ..generate import legal_moves
+from ..moves import PASS, Move, classify
 from .protocol import LineProcess, ProtocolError
-from .rules import Rules
-from .settlement import Multiplier
+from ..rules import Rules
+from ..game.settlement import Multiplier
 
 __all__ = ["BotzoneError", "BotzoneGame", "run_botzone", "BotzoneProgram", "KEEP_RUNNING", "BOTZONE_RULES"]
 

@@ -29,9 +29,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Optional, Union
 
-from .errors import DdzError
-from .game import Game
-from .rules import Rules
+from ..errors import DdzError, InvalidArgumentError, RecordError
+from .three import Game
+from ..rules import Rules
 
 __all__ = ["PerftPosition", "game_perft", "game_divide", "parse_perft", "format_perft", "load_perft",
            "check_positions", "check_file"]
@@ -40,9 +40,9 @@ __all__ = ["PerftPosition", "game_perft", "game_divide", "parse_perft", "format_
 def game_perft(game: Game, depth: int) -> int:
     """Play sequences of exactly ``depth`` moves from ``game`` (which must be
     in play or over); ``depth`` 0 gives 1.  ``game`` is left unchanged.
-    Raises ``ValueError`` for a negative depth."""
+    Raises ``InvalidArgumentError`` for a negative depth."""
     if depth < 0:
-        raise ValueError(f"depth must be >= 0, not {depth}")
+        raise InvalidArgumentError(f"depth must be >= 0, not {depth}")
     if depth == 0:
         return 1
     if game.is_terminal():
@@ -61,7 +61,7 @@ def game_perft(game: Game, depth: int) -> int:
 def game_divide(game: Game, depth: int) -> dict[str, int]:
     """``game_perft(game, depth)`` by first move: ``{move text: count}``."""
     if depth < 1:
-        raise ValueError(f"depth must be >= 1, not {depth}")
+        raise InvalidArgumentError(f"depth must be >= 1, not {depth}")
     out = {}
     for m in game.legal_actions():
         game.push(m)
@@ -91,7 +91,7 @@ class PerftPosition:
 
 
 def parse_perft(text: str) -> list[PerftPosition]:
-    """Positions from perft-file text.  Raises ``ValueError`` naming the bad line."""
+    """Positions from perft-file text.  Raises ``RecordError`` naming the bad line."""
     out: list[PerftPosition] = []
     cur: dict[str, Any] = {}  # field -> text; "perft" -> {depth: count}
 
@@ -106,9 +106,9 @@ def parse_perft(text: str) -> list[PerftPosition]:
                 last_player=None if cur.get("last_player", "-") == "-" else int(cur["last_player"]),
                 counts=cur.get("perft", {})))
         except (KeyError, ValueError) as e:
-            raise ValueError(f"perft position {cur.get('id', '?')!r}: {e}") from None
+            raise RecordError(f"perft position {cur.get('id', '?')!r}: {e}") from None
         if len(out[-1].hands) != 3:
-            raise ValueError(f"perft position {out[-1].id!r}: three hands are needed")
+            raise RecordError(f"perft position {out[-1].id!r}: three hands are needed")
         cur.clear()
 
     for n, raw in enumerate(text.splitlines(), 1):
@@ -123,11 +123,11 @@ def parse_perft(text: str) -> list[PerftPosition]:
             try:
                 cur.setdefault("perft", {})[int(d)] = int(nodes)
             except ValueError:
-                raise ValueError(f"line {n}: 'perft DEPTH NODES' expected, not {raw!r}") from None
+                raise RecordError(f"line {n}: 'perft DEPTH NODES' expected, not {raw!r}") from None
         elif key in ("id", "hands", "landlord", "to_move", "last", "last_player"):
             cur[key] = value
         else:
-            raise ValueError(f"line {n}: unknown key {key!r}")
+            raise RecordError(f"line {n}: unknown key {key!r}")
     flush()
     return out
 

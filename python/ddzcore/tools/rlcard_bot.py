@@ -15,8 +15,8 @@ from typing import Any, Optional, Sequence, cast
 import numpy as np
 
 from .bots import AnyAction, AnyObservation, Bot, RuleBot
-from .game import Phase
-from .moves import Move
+from ..game.three import Phase
+from ..moves import Move
 
 __all__ = ["RLCardRuleBot"]
 

@@ -9,8 +9,8 @@ from typing import Optional
 
 import click
 
-from .errors import DdzError
-from .rules import Rules
+from ..errors import DdzError
+from ..rules import Rules
 
 __all__ = ["eval_cmd", "hint_cmd", "arena_cmd", "botzone_cmd", "COMMANDS"]
 
@@ -29,7 +29,7 @@ _PRESETS = click.Choice(sorted(Rules.PRESETS))
 def eval_cmd(hand: str, role: str, playouts: int, policy: str, seed: int, preset: str, as_json: bool) -> None:
     """Win probability of HAND (17 cards, or the landlord's 20) in ROLE,
     from PLAYOUTS sampled deals played out natively."""
-    from .evaluate import win_probability
+    from ..evaluate import win_probability
 
     try:
         e = win_probability(hand, role, playouts=playouts, policy=policy, seed=seed, rules=Rules.preset(preset))
@@ -55,7 +55,7 @@ def eval_cmd(hand: str, role: str, playouts: int, policy: str, seed: int, preset
 @click.option("--rules", "preset", type=_PRESETS, default="standard", show_default=True)
 def hint_cmd(hand: str, last: Optional[str], role: str, playouts: int, seed: int, top: int, preset: str) -> None:
     """The legal moves of HAND ranked best first, with their scores."""
-    from .evaluate import hint
+    from ..evaluate import hint
 
     try:
         hints = hint(hand, last=last, role=role, playouts=playouts, seed=seed, rules=Rules.preset(preset))
@@ -117,7 +117,7 @@ def arena_cmd(bot_names: str, deals: int, seed: int, preset: str, timeout: float
 def botzone_cmd(bot_name: str, seed: int, once: bool) -> None:
     """Run a ddzcore bot as a Botzone FightTheLandlord2 (叫分斗地主) bot:
     JSON requests on stdin, responses on stdout (keep-running mode)."""
-    from .bots import make_bot
+    from .arena import make_bot
     from .botzone import run_botzone
 
     try:

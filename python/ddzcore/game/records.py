@@ -46,11 +46,12 @@ import tempfile
 from pathlib import Path
 from typing import Any, Union
 
-from .errors import DdzError, RecordError, record_errors
-from .game import Action, Game
-from .moves import Move
-from .rules import ROOM_DEFAULTS, Rules
-from .settlement import Room, Settlement
+from ..errors import DdzError, RecordError, record_errors
+from .five import FiveAction, FiveGame, MarkedMove
+from .three import Action, Game
+from ..moves import PASS, Move
+from ..rules import ROOM_DEFAULTS, Rules
+from .settlement import FiveSettlement, Room, Settlement
 
 __all__ = ["to_record", "replay", "dumps", "loads", "save", "load", "action_text", "parse_action_text",
            "transcript", "FORMAT", "VERSION"]
@@ -63,7 +64,7 @@ VERSION = 2
 OLD_VERSIONS = (1,)
 
 
-def action_text(seat: int, action: "Action | Move") -> str:
+def action_text(seat: int, action: "Action | FiveAction | Move") -> str:
     """One action as record text, ``"SEAT TEXT"`` (``"2 33|pair|3|1"``, ``"0 call"``)."""
     if isinstance(action, Move):
         return f"{seat} {'pass' if action.is_pass else str(action)}"
@@ -103,10 +104,8 @@ def _rules_of(d: dict[str, Any], version: int) -> Rules:
 def to_record(game: Game) -> dict[str, Any]:
     """The JSON-ready record of ``game`` (finished or not; a five-player
     ``FiveGame`` gives its own ``ddzcore-five`` record, docs/rules.md §8)."""
-    from .five import FiveGame
-
     if isinstance(game, FiveGame):
-        return game.to_record()
+        return _five_record(game)
     rec: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
@@ -148,18 +147,16 @@ def replay(record: "dict[str, Any] | str | os.PathLike[str]", check: bool = True
     by ``load``).  Raises ``RecordError`` for a malformed record, an action
     the replay rejects, or a result that differs (never another error,
     however the record is mangled).  A ``ddzcore-five``
-    record gives a ``FiveGame`` (``FiveGame.from_record``, docs/rules.md §8).
+    record gives a ``FiveGame`` (docs/rules.md §8).
     """
     if isinstance(record, (str, os.PathLike)):  # a file's path, or a record's JSON text
         text = os.fspath(record)
         return loads(text, check) if text.lstrip().startswith("{") else load(text, check)
     if isinstance(record, dict) and record.get("format") == "ddzcore-five":
-        from .five import FiveGame
-
-        five = FiveGame.from_record(record, False)
+        five = _replay_five(record, False)
         if check:
             _check_complete(record, five)
-            five = FiveGame.from_record(record, True)
+            five = _replay_five(record, True)
         return five  # type: ignore[return-value]
     if not isinstance(record, dict) or record.get("format") != FORMAT:
         raise RecordError(f"not a {FORMAT} record")
@@ -354,3 +351,89 @@ def transcript(game: Game) -> str:
     else:
         out.append(f"(not over: {game.phase}, seat {game.current_player()} to act)")
     return "\n".join(out) + "\n"
+
+
+# -- five-player records (docs/rules.md §8) -----------------------------------------------------
+
+#: The ``format`` field of five-player records.
+FIVE_FORMAT = "ddzcore-five"
+
+
+def _parse_five_action(body: str, rules: Rules) -> "FiveAction | Move":
+    body = body.strip()
+    if body == "pass":
+        return PASS
+    if "|" in body:
+        if " marked " in body:
+            move, k = body.rsplit(" marked ", 1)
+            return MarkedMove(Move.parse(move, rules), int(k))
+        return Move.parse(body, rules)
+    return FiveAction.parse(body)
+
+
+def _five_record(game: FiveGame) -> dict[str, Any]:
+    """The JSON-ready record of a five-player game (docs/rules.md §8)::
+
+        {"format": "ddzcore-five", "version": 1, "rules": {changed fields},
+         "room": {...} or null, "beans": [5 ints] or null,
+         "deal": ["S3 H3' ...", (5 hands, then the bottom, as dealt)], "marked": "S3'",
+         "actions": ["0 no_reveal", ..., "0 33|pair|3|1", "1 pass", "3 3|single|3|1 marked 1"],
+         "result": {"over": ..., "winner": ..., "landlords": [...], "returns": [...]},
+         "settlement": FiveSettlement.to_dict() or null}
+    """
+    over = game.is_terminal()
+    return {
+        "format": FIVE_FORMAT, "version": 1, "rules": _rules_dict(game.rules),
+        "room": None if game.room is None else dataclasses.asdict(game.room),
+        "beans": None if game.beans is None else list(game.beans),
+        "deal": [" ".join(str(c) for c in part) for part in game.deal], "marked": str(game.marked),
+        "actions": [action_text(p, a) for p, a in game.history],
+        "result": {"over": over, "phase": str(game.phase), "winner": game.winner,
+                   **({"escaped": game.escaped} if game.escaped is not None else {}),
+                   "landlords": list(game.landlords), "revealed_by": list(game.revealed_by or []) or None,
+                   "returns": game.returns()},
+        "settlement": game.settlement().to_dict() if over else None,
+    }
+
+
+@record_errors
+def _replay_five(record: dict[str, Any], check: bool = True) -> FiveGame:
+    """Rebuild a game from its record by replaying every action; with
+    ``check`` the result and settlement must equal the recorded ones.
+    Raises ``RecordError``."""
+    if not isinstance(record, dict) or record.get("format") != FIVE_FORMAT:
+        raise RecordError(f"not a {FIVE_FORMAT} record")
+    if record.get("version") != 1:
+        raise RecordError(f"record version {record.get('version')!r} is not 1")
+    try:
+        rules = Rules(**_field(record, "rules", dict))
+        room_d = _field(record, "room", dict)
+        game = FiveGame(rules, deal=_field(record, "deal", list), marked=_field(record, "marked", str),
+                   room=None if room_d is None else Room(**room_d), beans=_field(record, "beans", list))
+    except (TypeError, KeyError, ValueError) as e:
+        if isinstance(e, RecordError):
+            raise
+        raise RecordError(f"bad record set-up: {e}") from None
+    for k, text in enumerate(_field(record, "actions", list)):
+        try:
+            seat, body = str(text).strip().split(" ", 1)
+            action = _parse_five_action(body, rules)
+            if action is FiveAction.ESCAPE:
+                game.escape(int(seat))
+                continue
+            if int(seat) != game.current_player():
+                raise RecordError(f"action {k} ({text!r}) is by seat {seat}, but seat "
+                                  f"{game.current_player()} is to act")
+            game.apply(action)
+        except (ValueError, DdzError) as e:
+            if isinstance(e, RecordError):
+                raise
+            raise RecordError(f"action {k} ({text!r}) does not replay: {e}") from None
+    if check:
+        got = _five_record(game)
+        if record.get("result") is not None and record["result"] != got["result"]:
+            raise RecordError(f"replayed result {got['result']} differs from the recorded {record['result']}")
+        if record.get("settlement") is not None and \
+                FiveSettlement.from_dict(record["settlement"]) != game.settlement():
+            raise RecordError("the replayed settlement differs from the recorded one")
+    return game

@@ -25,11 +25,11 @@ from .cli_ui import (
     action_words, explain_five_settlement, explain_settlement, five_action_words, five_multiplier_words,
     multiplier_words, phase_name,
 )
-from .errors import DdzError
-from .five import FiveGame
-from .game import Action, Game
-from .moves import Move
-from .records import load
+from ..errors import DdzError
+from ..game.five import FiveGame
+from ..game.three import Action, Game
+from ..moves import Move
+from ..game.records import load
 
 __all__ = ["Frame", "frames", "view_html", "replay_cmd", "view_cmd"]
 
@@ -120,11 +120,11 @@ def frames(game: "Game | FiveGame") -> list[Frame]:
     for k, (seat, action) in enumerate(history, 1):
         role_before = _roles(g)[seat]
         lead = isinstance(action, Move) and g.last_move is None
-        if not five and action == Action.ESCAPE and not isinstance(action, Move):
-            g.escape(seat)  # type: ignore[union-attr]
+        if not isinstance(action, Move) and int(action) == Action.ESCAPE:  # FiveAction.ESCAPE has its value
+            g.escape(seat)
         else:
             g.apply(action)
-        words = five_action_words(action) if five else action_words(action, g.wild)  # type: ignore[union-attr]
+        words = five_action_words(action) if five else action_words(action, g.wild)
         if isinstance(action, Move):
             trick = [] if lead else trick
             trick.append([seat, words])
@@ -204,7 +204,7 @@ def view_html(game: "Game | FiveGame", title: str = "ddzcore game") -> str:
     files): the seats, each hand open or hidden, the bottom cards, the
     trick, the multiplier as it grows and the settlement; step with the
     arrow keys (Home/End) or the slider, ``h`` shows or hides the hands."""
-    template = resources.files("ddzcore").joinpath("viewer.html").read_text(encoding="utf-8")
+    template = resources.files("ddzcore.tools").joinpath("viewer.html").read_text(encoding="utf-8")
     data = json.dumps({"title": title, "players": 5 if isinstance(game, FiveGame) else 3, "frames": [asdict(f) for f in frames(game)]},
                       ensure_ascii=False).replace("</", "<\\/")
     return template.replace("__TITLE__", html.escape(title)).replace("/*__DATA__*/null", data)

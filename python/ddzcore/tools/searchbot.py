@@ -19,15 +19,15 @@ from typing import Optional, Sequence, cast
 
 import numpy as np
 
-from . import _eval
+from .. import _eval
 from .bots import AnyAction, AnyObservation, Bot, RuleBot, highest_bid
-from .evaluate import _check_rules, _play_state, move_values, win_probability
-from .five import FiveObservation
-from .game import Action, Observation, Phase
-from .moves import Move
-from .rules import Rules
-from .sampling import sample_deals
-from .errors import InvalidArgumentError
+from ..evaluate import _check_rules, _play_state, move_values, win_probability
+from ..game.five import FiveObservation
+from ..game.three import Action, Observation, Phase
+from ..moves import Move
+from ..rules import Rules
+from ..sampling import sample_deals
+from ..errors import InvalidArgumentError
 
 __all__ = ["SearchBot"]
 

@@ -78,121 +78,24 @@ from operator import attrgetter
 
 import numpy as np
 
-from . import _kernel
-from .cards import RANK_CHARS, Hand, Rank
-from .errors import AmbiguousMoveError, IllegalActionError, InvalidCardsError, InvalidDealError, InvalidMoveError
-from .errors import InvalidRulesError
-from .action_space import ActionSpace, action_space
-from .generate import legal_moves
-from .moves import MOVE_DTYPE, PASS, Combo, Move, MoveList, classify
-from .rules import Rules
+from .. import _kernel
+from ..cards import _UNIT, RANK_CHARS, Card, Hand, Rank, _card_rank, parse_cards
+from ..errors import IllegalActionError, InvalidArgumentError, InvalidCardsError, InvalidDealError, InvalidMoveError
+from ..errors import InvalidRulesError
+from ..moves import PASS, Combo, Move, MoveList
+from .base import MOVE_ID_BASE, TERMINAL, GameBase, _hand, _ncards, _parse_enum, check_room_beans, check_seat
+from ..rules import Rules
 from .settlement import (
     Multiplier, Room, Settlement, combine_shows, escape_multiplier, settle_escape, settle_game,
     settle_no_landlord,
 )
 
-__all__ = ["Card", "parse_cards", "Phase", "Action", "Observation", "Game", "OPENSPIEL_FLOW", "TERMINAL",
-           "MOVE_ID_BASE"]
-
-#: ``current_player()`` once the game is over.
-TERMINAL = -1
-
-#: Dense action ids (``Game.action_id``): a flow action's id is its
-#: ``Action`` value (0-11); a move's is ``MOVE_ID_BASE`` plus its index in
-#: ``action_space(rules)`` (so pass is ``MOVE_ID_BASE``).
-MOVE_ID_BASE = 16
-
-_FLOW_FIELDS = ("bidding", "rob_back", "show_start", "show_deal_early", "show_deal_late", "show_bottom",
-                "show_early_cards", "show_combine", "doubling", "max_redeals", "laizi", "laizi_bombs")
+__all__ = ["Phase", "Action", "Observation", "Game", "OPENSPIEL_FLOW", "TERMINAL", "MOVE_ID_BASE"]
 
 #: ``Rules`` game-flow fields that make the game OpenSpiel's ``dou_dizhu``:
 #: point bidding, no show cards, no doubling, no redeal.
 OPENSPIEL_FLOW: dict[str, Any] = dict(bidding="points", show_start=0, show_deal_early=0, show_deal_late=0,
                                       show_bottom=0, doubling=False, max_redeals=0)
-
-# -- concrete cards (docs/rules.md §1) ------------------------------------------------
-
-_SUITS = "SHCD"
-
-
-def _card_rank(c: int) -> int:
-    return c >> 2 if c < 53 else 14
-
-
-_UNIT = [1 << (4 * _card_rank(c)) for c in range(54)]
-
-
-class Card(int):
-    """A concrete card (docs/rules.md §1): an int 0-53.  ``4 × rank + suit`` for the
-    ranks 3..2 (suits S, H, C, D = 0..3), 52 the small joker ``B``, 53 the big
-    joker ``R``.  ``str(Card(0)) == "S3"``; ``Card.parse("HT")``.
-
-    Raises ``InvalidCardsError`` for a value or text that is not a card.
-    """
-
-    __slots__ = ()
-
-    def __new__(cls, value: "int | str") -> "Card":
-        if isinstance(value, str):
-            return cls.parse(value)
-        if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or not 0 <= value < 54:
-            raise InvalidCardsError(f"{value!r} is not a card id (0..53)")
-        return int.__new__(cls, value)
-
-    @property
-    def rank(self) -> Rank:
-        """The card's rank (suits never matter in play)."""
-        return Rank(_card_rank(self))
-
-    @property
-    def suit(self) -> Optional[str]:
-        """``"S"``, ``"H"``, ``"C"``, ``"D"``, or ``None`` for a joker."""
-        return None if self >= 52 else _SUITS[self & 3]
-
-    def __str__(self) -> str:
-        if self >= 52:
-            return "B" if self == 52 else "R"
-        return _SUITS[self & 3] + RANK_CHARS[self >> 2]
-
-    def __repr__(self) -> str:
-        return f"Card({str(self)!r})"
-
-    @classmethod
-    def parse(cls, text: str) -> "Card":
-        """One card from text: suit letter then rank (``S3``, ``h10``, ``DA``), or ``B`` / ``R``."""
-        cards = parse_cards(text)
-        if len(cards) != 1:
-            raise InvalidCardsError(f"{text!r} is not one card (write e.g. S3, HT, B)")
-        return cards[0]
-
-
-def parse_cards(text: str) -> list[Card]:
-    """Concrete cards from text such as ``"S3 HT DA B R"`` (separators
-    optional, case-insensitive, ``10`` for T).  Raises ``InvalidCardsError``
-    naming the bad part, or a card given twice."""
-    out: list[Card] = []
-    s = text.upper().replace("10", "T")
-    i = 0
-    while i < len(s):
-        ch = s[i]
-        if ch in " ,;+\t\n":
-            i += 1
-            continue
-        if ch in "BR":
-            out.append(int.__new__(Card, 52 if ch == "B" else 53))
-            i += 1
-            continue
-        if ch in _SUITS and i + 1 < len(s) and s[i + 1] in RANK_CHARS[:13]:
-            out.append(int.__new__(Card, 4 * RANK_CHARS.index(s[i + 1]) + _SUITS.index(ch)))
-            i += 2
-            continue
-        raise InvalidCardsError(f"bad card at {text[i:i + 3]!r} in {text!r}: write a suit S H C D then a rank "
-                                f"3456789TJQKA2, or B / R for the jokers")
-    if len(set(out)) != len(out):
-        dup = next(c for c in out if out.count(c) > 1)
-        raise InvalidCardsError(f"card {dup} is given twice in {text!r}")
-    return out
-
 
 def _cards_word(cards: Iterable[int]) -> int:
     return sum(_UNIT[c] for c in cards)
@@ -241,27 +144,6 @@ def _resolve_cards(parts: Sequence[Any], what: str) -> list[tuple[int, ...]]:
 
 
 # -- phases and actions ----------------------------------------------------------
-
-def _parse_enum(cls: Any, text: Any, ints: Any, aliases: dict[str, Any], what: str) -> Any:
-    """A member of the action enum ``cls`` from its value (an instance of
-    ``ints``, not a bool), its name in any case (``-`` or a space for ``_``)
-    or one of its ``aliases``.  Raises ``InvalidMoveError`` ("... is not
-    ``what``") otherwise."""
-    if isinstance(text, ints) and not isinstance(text, bool):
-        try:
-            return cls(int(text))
-        except ValueError:
-            pass
-    elif isinstance(text, str):
-        t = text.strip().lower().replace("-", "_").replace(" ", "_")
-        if t in aliases:
-            return aliases[t]
-        try:
-            return cls[t.upper()]
-        except KeyError:
-            pass
-    raise InvalidMoveError(f"{text!r} is not {what}; one of: {' '.join(str(a) for a in cls)}")
-
 
 class Phase(IntEnum):
     """The phases of a deal, in order (docs/rules.md §4-6)."""
@@ -333,30 +215,15 @@ _LEGAL_FLOW = {0: [Action.NO_SHOW, Action.SHOW], 1: [Action.NO_SHOW, Action.SHOW
 _SHOW_START, _SHOW_EARLY, _SHOW_LATE, _CALL, _ROB, _BID, _SHOW_BOTTOM, _DOUBLE, _PLAY, _END = range(10)
 _SHOW_FIELDS = {_SHOW_START: "show_start", _SHOW_EARLY: "show_deal_early", _SHOW_LATE: "show_deal_late"}
 
-# The play loop holds hands as ``Hand`` objects and the move to beat as a
-# ``Move``: that is the argument pair ``legal_moves`` takes straight to the
-# kernel, and a MoveList makes ``Move`` objects only when indexed.
-_hand = Hand._trusted
-# ``apply`` checks a move with the kernel's own predicates (as ``Move.beats``
-# and ``Move.from_codes`` do) rather than generating the moves again: cards
-# in hand, a valid reading, and beating the move to beat.  Bit 3 of every
-# rank nibble: ((hand | G) - cards) & G == G iff cards <= hand (one deck:
-# counts <= 4 < 8, so no nibble borrows from its neighbour).
-_valid = _kernel.is_valid_reading
-_beats = _kernel.beats_codes
+# Whether a hand word holds a card word, one deck: bit 3 of every rank
+# nibble, ((hand | G) - cards) & G == G iff cards <= hand (counts <= 4 < 8,
+# so no nibble borrows from its neighbour).
 _GUARD = 0x888888888888888
-_BOMB = int(Combo.BOMB)
-_LAST_BOMB = int(Combo.JOKER_BOMB)  # bomb kinds are BOMB..JOKER_BOMB (the shuttle after them is not one)
 _ROCKET = int(Combo.ROCKET)
-_SOFT = int(Combo.SOFT_BOMB)
-#: What a player may do after the rocket: pass, and only pass (docs/rules.md §3).
-_PASS_ONLY = MoveList(np.zeros(1, MOVE_DTYPE))
 
 
-def _ncards(word: int) -> int:
-    """Cards in a card word (the sum of its nibbles)."""
-    w = (word & 0x0F0F0F0F0F0F0F0F) + ((word >> 4) & 0x0F0F0F0F0F0F0F0F)
-    return ((w * 0x0101010101010101) & 0xFFFFFFFFFFFFFFFF) >> 56
+def _holds(hand: int, cards: int) -> bool:
+    return ((hand | _GUARD) - cards) & _GUARD == _GUARD
 
 
 def _clone(rng: np.random.Generator) -> np.random.Generator:
@@ -408,12 +275,6 @@ def _laizi_bombs_in(word: int, wild: Optional[int]) -> tuple[int, int]:
 def _with_wild(rules: Rules, wild: int) -> Rules:
     """``rules`` with the wild rank ``wild`` (a rank index 0..12)."""
     return rules.replace(wild=RANK_CHARS[wild])
-
-
-def _seat(player: object) -> int:
-    if not isinstance(player, (int, np.integer)) or isinstance(player, bool) or not 0 <= player <= 2:
-        raise IllegalActionError(f"{player!r} is not a seat (0, 1 or 2)")
-    return int(player)
 
 
 # -- observation -------------------------------------------------------------------
@@ -468,174 +329,17 @@ ActionLike = Union[Action, Move, str, int]
 
 #: A snapshot of the ``_STATE`` attributes, in that order (``Game._snapshot``).
 _Snapshot = tuple[object, ...]
-#: ``Game._hist`` entries: a move in play ``(seat, move, move to beat before,
-#: its player before)``; a flow action or escape ``(seat, action, snapshot before)``.
-_PlayEntry = tuple[int, Move, Move, int]
-_FlowEntry = tuple[int, Action, _Snapshot]
 
 _STATE = ("_ph", "_cur", "_queue", "_round", "_round_start", "_first", "_dealt", "_hands", "_bottom", "_shows",
           "_caller", "_robs", "_rob_back", "_robber", "_bid", "_bidder", "_landlord", "_base", "_doubles",
-          "_last", "_lastp", "_bombs", "_lplays", "_fplays", "_winner", "_escaped", "_wild", "_prules", "_flags",
+          "_last", "_lastp", "_bombs", "_plays", "_winner", "_escaped", "_wild", "_prules", "_flags",
           "_soft")
 _GET_STATE = attrgetter(*_STATE)
 # The mutable lists of the state and their positions in a snapshot (copied in and out).
-_LIST_AT = tuple(i for i, n in enumerate(_STATE) if n in ("_queue", "_hands", "_shows", "_doubles"))
+_LIST_AT = tuple(i for i, n in enumerate(_STATE) if n in ("_queue", "_hands", "_shows", "_doubles", "_plays"))
 
 
-class _GameBase:
-    """What ``Game`` and ``FiveGame`` (``ddzcore.five``) share: the checked
-    dispatch of non-play actions, undo of flow actions, action text and the
-    move to beat.  Each game sets the class attributes below (its phase
-    values and enums, its words) and the state the methods read."""
-
-    __slots__ = ()
-
-    _P_PLAY: int  #: the play phase's value
-    _P_END: int  #: the end phase's value
-    _PHASE: Any  #: the phase enum
-    _ACTION: Any  #: the flow-action enum
-    _ACTION_WHAT: str  #: what an unknown action value is not ("an action")
-    _NOT_LEGAL: str  #: format of a flow action not legal here ({a}, {seat}, {phase}, {legal})
-    _PLAIN_MOVES: bool  #: play moves as plain ``Move`` objects (subclasses converted)
-    _NO_WORDS: tuple[str, ...]  #: text for the phase's "no" action
-    _NO_ACTION: dict[int, Any]  #: the "no" action of each flow phase
-    _RULES_REF: str  #: docs/rules.md sections of the combinations
-
-    _rules: Rules
-    _room: Optional[Room]
-    _ph: int
-    _cur: int
-    _last: Move
-    _lastp: int
-    _hands: list[Hand]
-    _hist: list[Any]
-
-    def _flow_legal(self) -> list[Any]:
-        raise NotImplementedError
-
-    def _flow(self, a: Any) -> None:
-        raise NotImplementedError
-
-    def _restore(self, snap: Any) -> None:
-        raise NotImplementedError
-
-    def apply(self, action: Any) -> None:
-        raise NotImplementedError
-
-    def copy(self) -> Any:
-        raise NotImplementedError
-
-    @property
-    def rules(self) -> Rules:
-        """The game's ``Rules``."""
-        return self._rules
-
-    @property
-    def room(self) -> Optional[Room]:
-        """The ``Room`` (``None``: analysis mode)."""
-        return self._room
-
-    @property
-    def last_move(self) -> Optional[Move]:
-        """The move to beat in play, ``None`` when the player to move leads."""
-        if self._ph != self._P_PLAY or self._cur == self._lastp:
-            return None
-        return self._last
-
-    @property
-    def last_player(self) -> Optional[int]:
-        """Who played ``last_move`` (``None`` when the player to move leads)."""
-        return None if self.last_move is None else self._lastp
-
-    def _apply_other(self, action: Any) -> None:
-        """``apply`` off its hot path: text, flow actions and what is not legal."""
-        if isinstance(action, str):
-            action = self.parse_action(action)
-        ph = self._ph
-        if ph == self._P_END:
-            raise IllegalActionError("the game is over: no action is legal")
-        if ph == self._P_PLAY:
-            if not isinstance(action, Move):
-                raise IllegalActionError(f"{action!r} is not a move; in play the actions are moves (docs/rules.md §3)")
-            if self._PLAIN_MOVES and type(action) is not Move:
-                action = Move._from_codes(*action.codes)
-            self.apply(action)
-            return
-        phase = self._PHASE(ph)
-        if isinstance(action, Move) or not isinstance(action, (int, np.integer)) or isinstance(action, bool):
-            raise IllegalActionError(f"{action!r} is not an action of the {phase} phase; "
-                                     f"legal: {', '.join(str(a) for a in self._flow_legal())}")
-        try:
-            a = self._ACTION(int(action))
-        except ValueError:
-            raise IllegalActionError(f"{action!r} is not {self._ACTION_WHAT}") from None
-        legal = self._flow_legal()
-        if a not in legal:
-            raise IllegalActionError(self._NOT_LEGAL.format(a=a, seat=self._cur, phase=phase,
-                                                            legal=", ".join(str(x) for x in legal)))
-        self._flow(a)
-
-    def _pop_entry(self) -> Any:
-        """Take the last history entry off for ``pop``; a flow action's
-        (a 3-tuple) is undone here, a move's is left to the game."""
-        if not self._hist:
-            raise IllegalActionError("nothing to undo")
-        entry = self._hist.pop()
-        if len(entry) == 3:
-            self._restore(entry[2])
-        return entry
-
-    def parse_action(self, text: str) -> Any:
-        """Read an action typed as text (see each game's ``parse_action``)."""
-        return self._parse_text(text)
-
-    def _parse_text(self, text: str) -> Any:
-        if not isinstance(text, str):
-            raise InvalidMoveError(f"{text!r} is not action text")
-        t = text.strip()
-        low = t.lower()
-        ph = self._ph
-        if ph == self._P_END:
-            raise IllegalActionError("the game is over: no action is legal")
-        if ph == self._P_PLAY:
-            if low in ("pass", "p", "不出", "-", "no"):
-                return PASS
-            return self._parse_move(t, low)
-        if low in self._NO_WORDS:
-            return self._NO_ACTION[ph]
-        legal = self._flow_legal()
-        if low in ("yes", "y") and len(legal) == 2:
-            return legal[1]
-        return self._parse_flow(t, legal)
-
-    def _parse_move(self, t: str, low: str) -> Move:
-        raise NotImplementedError
-
-    def _parse_flow(self, t: str, legal: list[Any]) -> Any:
-        raise NotImplementedError
-
-    def _one_reading(self, t: str, cards: Hand, readings: list[Move], held: bool, rules: Rules) -> Move:
-        """The move typed as ``cards`` (text ``t``) from its legal
-        ``readings``, or why there is none (``held``: the cards are in hand)."""
-        if len(readings) == 1:
-            return readings[0]
-        if len(readings) > 1:
-            listed = ", ".join(str(m) for m in readings)
-            raise AmbiguousMoveError(f"{t!r} can be played {len(readings)} ways; give one of: {listed}", readings)
-        if not classify(cards, rules):
-            raise InvalidMoveError(f"{t!r} is not a valid combination (docs/rules.md {self._RULES_REF})")
-        if not held:
-            raise IllegalActionError(f"{t!r} is not in your hand {self._hands[self._cur]}")
-        raise IllegalActionError(f"{t!r} does not beat {self.last_move}")
-
-    def __copy__(self) -> Any:
-        return self.copy()
-
-    def __deepcopy__(self, memo: dict[int, object]) -> Any:
-        return self.copy()
-
-
-class Game(_GameBase):
+class Game(GameBase):
     """A three-player Dou Dizhu game (docs/rules.md §3-6), from the deal to the settlement.
 
     ``Game(rules=None, *, seed=None, deal=None, first=None, room=None, beans=None, wild=None)``
@@ -664,17 +368,24 @@ class Game(_GameBase):
 
     ``Game.endgame(hands, ...)`` starts directly in play (puzzles, perft).
 
-    Raises ``InvalidDealError`` for a bad deal, ``ValueError`` for bad
+    Raises ``InvalidDealError`` for a bad deal, ``InvalidArgumentError`` for bad
     arguments (two-deck rules, beans not three ints, ``wild`` outside a
     laizi room that draws it, or not a rank 3..2).
     """
 
-    __slots__ = ("_rules", "_room", "_beans", "_rng", "_fork", "_given", "_deals", "_hist",
-                 "_endgame", "_laizi", "_draw", "_wilds") + _STATE
+    __slots__ = ("_rng", "_fork", "_given", "_deals", "_endgame", "_laizi", "_draw", "_wilds") + tuple(
+        n for n in _STATE if n not in GameBase.__slots__)
 
+    PLAYERS, _DECKS = 3, 1
     _P_PLAY, _P_END, _PHASE, _ACTION, _ACTION_WHAT = _PLAY, _END, Phase, Action, "an action"
+    _ESCAPE = Action.ESCAPE
     _NOT_LEGAL = "{a} is not legal in the {phase} phase; legal: {legal}"
-    _PLAIN_MOVES = True
+    _TOP_BOMB = "the rocket"
+    _MAX_CARDS, _ID_STRIDE = 20, 1
+    _LISTS = ("_queue", "_hands", "_shows", "_doubles", "_plays", "_deals", "_wilds", "_hist")
+    _holds = staticmethod(_holds)
+    _unbeatable = staticmethod(lambda cards, info: info & 31 == _ROCKET)
+    _doubling = staticmethod(lambda cards, info: True)  # every bomb and rocket doubles (docs/rules.md §6)
     _NO_WORDS = ("pass", "no", "p", "不叫", "不要", "n")
     _NO_ACTION = _NEGATIVE
     _RULES_REF = "§2"
@@ -689,7 +400,7 @@ class Game(_GameBase):
         self._endgame: Optional[dict[str, Any]] = None
         self._deals: list[tuple[int, tuple[tuple[int, ...], ...]]] = []
         self._wilds: list[Optional[int]] = []  # each deal's wild rank (drawn laizi rooms), revealed with the landlord
-        self._hist: list[_PlayEntry | _FlowEntry] = []
+        self._hist: list[Any] = []
         self._round = 0
         self._start_round()
 
@@ -697,29 +408,23 @@ class Game(_GameBase):
         rules = Rules.coerce(rules)
         if rules.decks != 1:
             raise InvalidRulesError("the three-player game uses one deck (Rules.decks == 1)")
-        if room is not None and not isinstance(room, Room):
-            raise ValueError(f"room must be a Room, not {room!r}")
-        if beans is not None:
-            beans = [int(b) if isinstance(b, (int, np.integer)) and not isinstance(b, bool) else b for b in beans]
-            if len(beans) != 3 or any(not isinstance(b, int) or b < 0 for b in beans):
-                raise ValueError(f"beans must be three ints >= 0, not {beans!r}")
+        self._beans = check_room_beans(room, beans, 3)
         self._rules = rules
         self._flags = rules.flags
         self._prules = rules  # the rules moves are generated under (laizi: with the wild rank once known)
         self._laizi = rules.laizi or rules.wild is not None
         self._draw = rules.laizi and rules.wild is None  # the wild rank is drawn per deal
         self._room = room
-        self._beans = None if beans is None else tuple(beans)
 
     def _parse_wilds(self, wild: Any, deal: Any) -> list[Optional[int]]:
         """Given wild ranks (rank indices), one per given deal at most."""
         if wild is None:
             return []
         if not self._draw:
-            raise ValueError("wild= gives the drawn wild rank of a laizi room (Rules(laizi=True)); "
+            raise InvalidArgumentError("wild= gives the drawn wild rank of a laizi room (Rules(laizi=True)); "
                              "to fix the wild rank for analysis use Rules(wild=...)")
         if deal is None:
-            raise ValueError("wild is the wild rank of a given deal: give deal= too")
+            raise InvalidArgumentError("wild is the wild rank of a given deal: give deal= too")
         out: list[Optional[int]] = []
         for w in (list(wild) if isinstance(wild, (list, tuple)) else [wild]):
             out.append(None if w is None else int(Rank.parse(Rules(wild=w).wild)))  # type: ignore[arg-type]
@@ -730,16 +435,16 @@ class Game(_GameBase):
                      ) -> list[tuple[Optional[int], tuple[tuple[int, ...], ...], Optional[int]]]:
         if deal is None:
             if first is not None:
-                raise ValueError("first is the first caller of a given deal: give deal= too")
+                raise InvalidArgumentError("first is the first caller of a given deal: give deal= too")
             return []
         deals = deal if (isinstance(deal, (list, tuple)) and deal and isinstance(deal[0], (list, tuple))
                          and len(deal[0]) == 4 and not isinstance(deal[0][0], (int, np.integer))) else [deal]
         firsts = list(first) if isinstance(first, (list, tuple)) else [first]
         if len(firsts) > len(deals):
-            raise ValueError(f"{len(firsts)} first callers for {len(deals)} deals")
+            raise InvalidArgumentError(f"{len(firsts)} first callers for {len(deals)} deals")
         firsts += [None] * (len(deals) - len(firsts))
         if len(wilds) > len(deals):
-            raise ValueError(f"{len(wilds)} wild ranks for {len(deals)} deals")
+            raise InvalidArgumentError(f"{len(wilds)} wild ranks for {len(deals)} deals")
         wilds = list(wilds) + [None] * (len(deals) - len(wilds))
         out = []
         for d, f, w in zip(deals, firsts, wilds):
@@ -749,7 +454,7 @@ class Game(_GameBase):
             sizes = [len(p) for p in parts]
             if sizes != [17, 17, 17, 3]:
                 raise InvalidDealError(f"a deal is 17, 17, 17 cards and 3 bottom cards, not {sizes}")
-            out.append((None if f is None else _seat(f), tuple(parts), w))
+            out.append((None if f is None else check_seat(f, 3), tuple(parts), w))
         return out
 
     @classmethod
@@ -772,12 +477,12 @@ class Game(_GameBase):
 
         Raises ``InvalidDealError`` for overlapping or impossible hands,
         ``IllegalActionError`` for a bad seat or move to beat, and
-        ``ValueError`` for a laizi room without a fixed wild rank.
+        ``InvalidArgumentError`` for a laizi room without a fixed wild rank.
         """
         g = cls.__new__(cls)
         g._setup(rules, room, beans)
         if g._draw:
-            raise ValueError("a laizi end game needs its wild rank: Rules(laizi=True, wild=...) (docs/rules.md §7)")
+            raise InvalidArgumentError("a laizi end game needs its wild rank: Rules(laizi=True, wild=...) (docs/rules.md §7)")
         g._rng = np.random.default_rng(0)
         g._fork = False
         if len(hands) != 3:
@@ -787,9 +492,9 @@ class Game(_GameBase):
             raise InvalidDealError("an end game needs at least one card")
         g._given = []
         g._hist = []
-        landlord = _seat(landlord)
+        landlord = check_seat(landlord, 3)
         if not isinstance(base, int) or isinstance(base, bool) or base < 1:
-            raise ValueError(f"base must be an int >= 1, not {base!r}")
+            raise InvalidArgumentError(f"base must be an int >= 1, not {base!r}")
         g._deals = [(landlord, (parts[0], parts[1], parts[2], ()))]
         g._wilds = [None]
         g._round = 0
@@ -798,9 +503,9 @@ class Game(_GameBase):
         g._base = base
         g._queue = []
         g._ph = _PLAY
-        cur = landlord if to_move is None else _seat(to_move)
+        cur = landlord if to_move is None else check_seat(to_move, 3)
         g._cur = cur
-        g._lplays, g._fplays = 2, 1  # mid-game: neither spring nor anti-spring can happen
+        g._plays = [2 if s == landlord else 1 for s in range(3)]  # mid-game: neither spring nor anti-spring
         if any(not h._word for h in g._hands):
             raise InvalidDealError("every hand of an end game needs a card (an empty hand has already won)")
         if last is None or last == "":
@@ -809,7 +514,7 @@ class Game(_GameBase):
             m = last if isinstance(last, Move) else Move.parse(last, g._rules)
             if m.is_pass:
                 raise IllegalActionError("the move to beat cannot be a pass")
-            lp = (cur + 2) % 3 if last_player is None else _seat(last_player)
+            lp = (cur + 2) % 3 if last_player is None else check_seat(last_player, 3)
             if lp == cur:
                 raise IllegalActionError("the player to move cannot be the one who played the move to beat")
             try:
@@ -862,7 +567,8 @@ class Game(_GameBase):
         self._doubles = [1, 1, 1]
         self._last = PASS
         self._lastp = -1
-        self._bombs = self._lplays = self._fplays = 0
+        self._bombs = 0
+        self._plays = [0, 0, 0]
         self._winner: Optional[int] = None
         self._escaped: Optional[int] = None
         self._soft = 0
@@ -895,7 +601,7 @@ class Game(_GameBase):
         early show before a late one; turn order within a moment)."""
         for entry in self._hist[self._round_start:]:
             if entry[1] is Action.SHOW:
-                return entry[0]
+                return int(entry[0])
         return None
 
     def _start_calling(self) -> None:
@@ -961,38 +667,9 @@ class Game(_GameBase):
 
     # -- the OpenSpiel-like vocabulary (rules, room: _GameBase) ---------------------------
     @property
-    def beans(self) -> Optional[tuple[int, int, int]]:
-        """Each player's carried beans before the game (``None``: unlimited)."""
-        return self._beans  # type: ignore[return-value]
-
-    @property
     def phase(self) -> Phase:
         """The current ``Phase``."""
         return Phase(self._ph)
-
-    def current_player(self) -> int:
-        """The seat to act (0-2), or ``TERMINAL`` (-1) when the game is over."""
-        return self._cur
-
-    def is_terminal(self) -> bool:
-        """Whether the game is over (someone went out, escaped, or the redeal cap ended it)."""
-        return self._ph == _END
-
-    def legal_actions(self) -> "list[Action] | MoveList":
-        """The current player's legal actions (docs/rules.md §3-5): a list of
-        ``Action`` members in the flow phases (sorted), a ``MoveList`` of
-        ``Move`` objects in play (the kernel's order; when following,
-        ``PASS`` first).  A leader cannot pass; after the rocket only
-        ``PASS`` is legal.  Empty at the end."""
-        if self._ph == _PLAY:
-            p = self._cur
-            if p == self._lastp:
-                return legal_moves(self._hands[p], None, self._prules)
-            last = self._last
-            if last._info & 31 == _ROCKET:  # docs/rules.md §3: after the rocket everyone passes
-                return _PASS_ONLY
-            return legal_moves(self._hands[p], last, self._prules)
-        return self._flow_legal()
 
     def _flow_legal(self) -> list[Action]:
         ph = self._ph
@@ -1001,62 +678,6 @@ class Game(_GameBase):
         if ph == _BID:
             return [Action.NO_BID] + [Action(Action.BID_1 + b - 1) for b in range(self._bid + 1, 4)]
         return list(_LEGAL_FLOW[ph])
-
-    def apply(self, action: ActionLike) -> None:
-        """Apply the current player's action (an ``Action``, a ``Move``, or
-        text that ``parse_action`` reads).  Raises ``IllegalActionError`` (a
-        ``ValueError``) for an action that is not legal here, or
-        ``InvalidMoveError`` for unreadable text; the game is then unchanged.
-        docs/rules.md §3-5."""
-        if type(action) is Move and self._ph == _PLAY:  # the hot path
-            p = self._cur
-            i = action._info
-            last = self._last
-            if i & 31:
-                c = action._cards
-                hand = self._hands[p]._word
-                if (((hand | _GUARD) - c) & _GUARD != _GUARD or not _valid(c, i, self._flags)
-                        or (p != self._lastp and not _beats(c, i, last._cards, last._info, self._flags))):
-                    raise IllegalActionError(self._why_illegal(action))
-            elif p == self._lastp:
-                raise IllegalActionError(self._why_illegal(action))
-            self._play(p, action)
-            return
-        self._apply_other(action)
-
-    apply_action = apply
-
-    def push(self, action: "Action | Move") -> None:
-        """Apply an action without the legality checks of play (for search and
-        fast loops over ``legal_actions()``).  A move that is not legal
-        leaves an inconsistent game.  Flow actions are checked as in ``apply``."""
-        if type(action) is Move and self._ph == _PLAY:
-            self._play(self._cur, action)
-            return
-        self._apply_other(action)
-
-    def _play(self, p: int, move: Move) -> None:
-        self._hist.append((p, move, self._last, self._lastp))
-        i = move._info
-        if i & 31:
-            h = self._hands[p]._word - move._cards
-            self._hands[p] = _hand(h)
-            self._last = move
-            self._lastp = p
-            if _BOMB <= i & 31 <= _LAST_BOMB:
-                self._bombs += 1
-                if i & 31 == _SOFT:
-                    self._soft += 1
-            if p == self._landlord:
-                self._lplays += 1
-            else:
-                self._fplays += 1
-            if not h:
-                self._winner = p
-                self._ph = _END
-                self._cur = TERMINAL
-                return
-        self._cur = p + 1 if p < 2 else 0
 
     def _flow(self, a: Action) -> None:
         p = self._cur
@@ -1113,116 +734,17 @@ class Game(_GameBase):
             if not q:
                 self._start_play()
 
-    def _why_illegal(self, move: Move) -> str:
-        p = self._cur
-        hand = self._hands[p]
-        if move.is_pass:
-            return f"seat {p} leads and cannot pass (docs/rules.md §3)"
-        if not move.cards <= hand:
-            return f"{move} is not in seat {p}'s hand {hand}"
-        if move not in classify(move.cards, self._prules):
-            return f"{move} is not a valid combination under these rules"
-        if p == self._lastp:
-            return f"{move} is not a legal lead"
-        if self._last._info & 31 == _ROCKET:
-            return f"{move} cannot be played: after the rocket every other player must pass (docs/rules.md §3)"
-        return (f"{move} does not beat {self._last} (docs/rules.md §2: same type and number of cards with a "
-                f"higher main rank, or a bomb)")
-
-    def escape(self, player: int) -> None:
-        """Player ``player`` leaves (逃跑) and the game ends, settled as an
-        escape (docs/rules.md §6; any phase, any player, not only the one to act).
-        Raises ``IllegalActionError`` if the game is over or the seat is bad."""
-        p = _seat(player)
-        if self._ph == _END:
-            raise IllegalActionError("the game is over: nobody can escape")
-        self._hist.append((p, Action.ESCAPE, self._snapshot()))
-        self._escaped = p
-        self._ph, self._cur, self._queue = _END, TERMINAL, []
-
-    def pop(self) -> "Action | Move":
-        """Undo the last action (or escape) and return it.  Raises
-        ``IllegalActionError`` when there is nothing to undo."""
-        entry: "_PlayEntry | _FlowEntry" = self._pop_entry()
-        if len(entry) == 3:
-            return entry[1]
-        p, move, last, lastp = entry
-        i = move._info
-        if i & 31:
-            self._hands[p] = _hand(self._hands[p]._word + move._cards)
-            if _BOMB <= i & 31 <= _LAST_BOMB:
-                self._bombs -= 1
-                if i & 31 == _SOFT:
-                    self._soft -= 1
-            if p == self._landlord:
-                self._lplays -= 1
-            else:
-                self._fplays -= 1
-            self._ph = _PLAY
-            self._winner = None
-        self._last, self._lastp, self._cur = last, lastp, p
-        return move
-
     def copy(self) -> "Game":
         """An independent copy (same history, so it can ``pop`` too).  Both
         games draw later redeals from their own clone of the random
         generator's current state (made when first needed), so the copy
         deals what the original would have dealt, and neither disturbs the
         other (nor, from then on, a ``Generator`` passed as ``seed``)."""
-        g = Game.__new__(Game)
-        for n in ("_rules", "_room", "_beans", "_given", "_endgame", "_laizi", "_draw") + _STATE:
-            setattr(g, n, getattr(self, n))
-        g._queue = list(self._queue)
-        g._hands = list(self._hands)
-        g._shows = list(self._shows)
-        g._doubles = list(self._doubles)
-        g._deals = list(self._deals)
-        g._wilds = list(self._wilds)
-        g._hist = list(self._hist)
-        g._rng = self._rng
+        g: Game = super().copy()
         g._fork = self._fork = True
         return g
 
-    # -- dense action ids (OpenSpiel style) ----------------------------------------------
-    def _space(self) -> ActionSpace:
-        if self._laizi:
-            raise IllegalActionError("dense move ids are not defined for laizi games (docs/rules.md §7): the move set "
-                                     "depends on the wild rank; use the Move objects")
-        defaults = Rules()
-        return action_space(self._rules.replace(**{f: getattr(defaults, f) for f in _FLOW_FIELDS}))
-
-    def action_id(self, action: "Action | Move") -> int:
-        """The dense integer id of an action: an ``Action``'s value (0-11), or
-        ``MOVE_ID_BASE`` + the move's index in ``action_space(rules)``.  The
-        same for every game under the same move rules.  Raises
-        ``IllegalActionError`` for a move outside the action space, and for
-        any move in a laizi game (flow actions keep their ids)."""
-        if isinstance(action, Move):
-            return MOVE_ID_BASE + self._space().index(action)
-        return int(Action.parse(action))
-
-    def action_from_id(self, action_id: int) -> "Action | Move":
-        """The action with this dense id (inverse of ``action_id``).  Raises
-        ``InvalidMoveError`` for an id that is no action."""
-        if isinstance(action_id, (int, np.integer)) and not isinstance(action_id, bool) and action_id >= MOVE_ID_BASE:
-            return self._space()[int(action_id) - MOVE_ID_BASE]
-        return Action.parse(action_id)
-
-    def legal_action_ids(self) -> list[int]:
-        """``legal_actions()`` as dense ids, ascending (OpenSpiel's convention)."""
-        if self._ph == _PLAY:
-            space = self._space()
-            moves = cast(MoveList, self.legal_actions())  # in play: always the MoveList
-            return sorted(MOVE_ID_BASE + space.index(m) for m in moves)
-        return [int(a) for a in self._flow_legal()]
-
     # -- reading the state ---------------------------------------------------------------
-    @property
-    def history(self) -> list[tuple[int, "Action | Move"]]:
-        """Every action so far, all deals included, as ``(seat, action)``
-        pairs (escapes appear as ``Action.ESCAPE``)."""
-        return [(e[0], e[1]) for e in self._hist]
-
     @property
     def first_caller(self) -> int:
         """This deal's randomly chosen first caller (docs/rules.md §4)."""
@@ -1239,16 +761,6 @@ class Game(_GameBase):
         return self._round
 
     @property
-    def winner(self) -> Optional[int]:
-        """The seat that went out first (``None`` if nobody did)."""
-        return self._winner
-
-    @property
-    def escaped(self) -> Optional[int]:
-        """The seat that escaped, or ``None``."""
-        return self._escaped
-
-    @property
     def base(self) -> int:
         """The base score (底分, points): 1 for a call, the bid under point bidding."""
         return self._base
@@ -1259,19 +771,9 @@ class Game(_GameBase):
         return tuple(self._shows)  # type: ignore[return-value]
 
     @property
-    def doubles(self) -> tuple[int, int, int]:
-        """Each seat's doubling factor (1 or 2)."""
-        return tuple(self._doubles)  # type: ignore[return-value]
-
-    @property
     def robs(self) -> int:
         """How many times the landlord was robbed (抢地主, rob back included)."""
         return self._robs
-
-    @property
-    def bombs_played(self) -> int:
-        """Bombs and rockets played so far (laizi: of every kind)."""
-        return self._bombs
 
     @property
     def is_laizi(self) -> bool:
@@ -1293,21 +795,6 @@ class Game(_GameBase):
         return None if w is None else Rank(w)
 
     @property
-    def play_rules(self) -> Rules:
-        """The rules moves are generated under: ``rules``, with the wild rank
-        once it is known (``rules.replace(wild=...)``, docs/rules.md §7)."""
-        return self._prules
-
-    def hand(self, player: int) -> Hand:
-        """Seat ``player``'s current cards (ranks), the bottom included once taken."""
-        return self._hands[_seat(player)]
-
-    @property
-    def hands(self) -> list[Hand]:
-        """The three current hands (a god's-eye view; see ``observation``)."""
-        return list(self._hands)
-
-    @property
     def bottom(self) -> Hand:
         """The bottom cards (底牌), whether or not revealed yet."""
         return Hand._trusted(self._bottom)
@@ -1315,7 +802,7 @@ class Game(_GameBase):
     def cards(self, player: int) -> tuple[Card, ...]:
         """Seat ``player``'s current concrete cards (suits for display: of each
         rank the lowest suits S, H, C, D are kept)."""
-        s = _seat(player)
+        s = self._seat(player)
         pool = list(self._dealt[s])
         if s == self._landlord:
             pool += self._dealt[3]
@@ -1359,8 +846,8 @@ class Game(_GameBase):
             robs=self._robs,
             bombs=bombs,
             show=combine_shows(self._shows, self._rules.show_combine),
-            spring=lw and self._fplays == 0,
-            anti_spring=over and not lw and self._lplays == 1,
+            spring=lw and sum(self._plays) == self._plays[self._landlord],  # type: ignore[index]
+            anti_spring=over and not lw and self._plays[self._landlord] == 1,  # type: ignore[index]
             big_bombs=big,
         )
 
@@ -1416,15 +903,6 @@ class Game(_GameBase):
         return settle_game(self._landlord, self._winner == self._landlord, self._base, self.multiplier(),
                            self._doubles, room, self._beans, laizi=self._laizi)
 
-    def returns(self) -> "list[int] | list[float]":
-        """Points per seat (zero-sum; all 0 before the end; floats in laizi
-        games, docs/rules.md §7, where ``settlement().points`` holds the exact
-        ``Fraction`` values).  See ``settlement`` for beans."""
-        if self._ph != _END:
-            return [0, 0, 0]
-        points = self.settlement().points
-        return [float(p) for p in points] if self._laizi else [int(p) for p in points]
-
     # -- information sets --------------------------------------------------------------
     def _dealt_count(self) -> int:
         ph = self._ph
@@ -1453,7 +931,7 @@ class Game(_GameBase):
         the wild rank once announced.  Two states that
         differ only in hidden cards give equal observations.  Raises
         ``IllegalActionError`` for a bad seat."""
-        s = _seat(player)
+        s = self._seat(player)
         own = self._visible_cards(s)
         shown = {}
         counts = []
@@ -1463,17 +941,12 @@ class Game(_GameBase):
             if q != s and self._shows[q]:
                 shown[q] = Hand._trusted(w)
         bottom = Hand._trusted(self._bottom) if self._landlord is not None else None
-        lm = self.last_move
-        legal: "Sequence[Action | Move] | MoveList" = self.legal_actions() if s == self._cur else ()
-        if isinstance(legal, list):
-            legal = tuple(legal)
         return Observation(
-            player=s, phase=Phase(self._ph), current_player=self._cur, first_caller=self._first,
-            landlord=self._landlord, redeals=self._round, hand=Hand._trusted(self._visible_word(s)), cards=own,
-            shown=shown, bottom=bottom, card_counts=tuple(counts),  # type: ignore[arg-type]
+            first_caller=self._first, landlord=self._landlord, redeals=self._round,
+            hand=Hand._trusted(self._visible_word(s)), cards=own, shown=shown, bottom=bottom,
+            card_counts=tuple(counts),  # type: ignore[arg-type]
             history=tuple((e[0], e[1]) for e in self._hist[self._round_start:]), base=self._base,
-            multiplier=self.multiplier(), shows=self.shows, doubles=self.doubles, last_move=lm,
-            last_player=None if lm is None else self._lastp, legal_actions=legal, wild=self.wild,
+            shows=self.shows, wild=self.wild, **self._public(s),
         )
 
     # -- text ----------------------------------------------------------------------------
@@ -1491,7 +964,7 @@ class Game(_GameBase):
         ``AmbiguousMoveError`` (listing the readings) and
         ``IllegalActionError`` for cards that are no legal move here.
         """
-        return self._parse_text(text)  # type: ignore[no-any-return]
+        return super().parse_action(text)  # type: ignore[no-any-return]
 
     def _parse_move(self, t: str, low: str) -> Move:
         if "|" in t:
@@ -1542,13 +1015,9 @@ class Game(_GameBase):
                 lines.append("  no landlord (redeal cap reached)")
         return "\n".join(lines)
 
+    def _landlords(self) -> tuple[int, ...]:
+        return () if self._landlord is None else (self._landlord,)
+
     def _key(self) -> tuple[object, ...]:
         return (self._rules, self._room, self._beans, self._snapshot(), tuple(self.history),
                 tuple(self._deals[: self._round + 1]))
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Game):
-            return NotImplemented
-        return self._key() == other._key()
-
-    __hash__ = None  # type: ignore[assignment]

@@ -29,13 +29,28 @@ from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 
-from .bots import Bot, make_bot
-from .errors import IllegalActionError, InvalidArgumentError
-from .game import Action, Card, Game, Phase
+from .bots import Bot, RandomBot, RuleBot
+from ..errors import IllegalActionError, InvalidArgumentError
+from ..cards import Card
+from ..game.three import Action, Game, Phase
 from .protocol import ExecBot, ProtocolError
-from .rules import Rules
+from ..rules import Rules
+from .searchbot import SearchBot
 
-__all__ = ["arena", "ArenaResult", "RoleStats", "make_arena_bot", "seatings"]
+__all__ = ["arena", "ArenaResult", "RoleStats", "make_arena_bot", "seatings", "make_bot", "BOTS"]
+
+#: Bot constructors by name (for the command line): ``make_bot("random", seed)``.
+BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "rule": lambda seed=None: RuleBot(),
+                                       "search": SearchBot}
+
+
+def make_bot(name: str, seed: Optional[int] = None) -> Bot:
+    """A bot by name (``"random"``, ``"rule"`` or ``"search"``).  Raises
+    ``InvalidArgumentError`` (a ``ValueError``) naming an unknown name."""
+    try:
+        return BOTS[name](seed)
+    except KeyError:
+        raise InvalidArgumentError(f"unknown bot {name!r}; choose one of {sorted(BOTS)}") from None
 
 Z95 = 1.959963984540054
 
@@ -44,8 +59,8 @@ def make_arena_bot(spec: str, seed: Optional[int] = None, timeout: float = 5.0) 
     """A bot from its arena name: ``random``, ``rule``, ``search``,
     ``rlcard`` (RLCard's rule agent, when rlcard is installed),
     ``exec:COMMAND`` (a program over the JSON-lines protocol,
-    ``ddzcore.protocol``) or ``botzone:COMMAND`` (a Botzone FightTheLandlord2
-    program, ``ddzcore.botzone``).  Raises ``ValueError`` for an unknown name."""
+    ``ddzcore.tools.protocol``) or ``botzone:COMMAND`` (a Botzone FightTheLandlord2
+    program, ``ddzcore.tools.botzone``).  Raises ``InvalidArgumentError`` for an unknown name."""
     if spec.startswith("exec:"):
         return ExecBot(spec[5:], timeout)
     if spec.startswith("botzone:"):

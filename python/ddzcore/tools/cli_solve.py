@@ -6,9 +6,9 @@ from typing import Optional
 
 import click
 
-from .errors import DdzError
-from .rules import BANNABLE, Rules
-from .solver import solve
+from ..errors import DdzError
+from ..rules import BANNABLE, Rules
+from ..solver import solve
 
 __all__ = ["solve_cmd"]
 

@@ -16,11 +16,12 @@ from typing import Optional, Sequence, cast
 
 from rich.text import Text
 
-from .cards import RANK_CHARS, Hand, Rank
-from .five import FiveAction, FiveCard, FivePhase, MarkedMove
-from .game import Action, Card, Phase
-from .moves import Move
-from .settlement import FiveMultiplier, FiveSettlement, Multiplier, Settlement
+from ..cards import RANK_CHARS, Hand, Rank
+from ..cards import Card, FiveCard
+from ..game.five import FiveAction, FivePhase, MarkedMove
+from ..game.three import Action, Phase
+from ..moves import Move
+from ..game.settlement import FiveMultiplier, FiveSettlement, Multiplier, Settlement
 
 __all__ = ["card_text", "cards_text", "ranks_text", "move_text", "action_words", "five_action_words",
            "five_card_text", "phase_name", "multiplier_words", "five_multiplier_words", "explain_settlement",
@@ -232,6 +233,12 @@ def explain_five_settlement(s: FiveSettlement, names: Sequence[str], coefficient
     """The settlement of a five-player game line by line, points then beans (docs/rules.md §8, §6)."""
     m = s.multiplier
     lords = s.landlords
+    if s.escaped is not None:
+        e = s.escaped
+        out = [f"{names[e]} escaped (逃跑): escape multiplier M = {s.escape_multiplier}, charged "
+               f"{points_text(-s.points[e])} points, shared by the other side (docs/rules.md §8)."]
+        out += [f"  {names[q]}: receives {points_text(s.points[q])} points" for q in s.winners]
+        return out + _beans_lines(names, s.points, s.transfers, s.rake, s.net, coefficient)
     unit = s.base * m.total
     out = [f"The {'landlords' if s.landlord_won else 'farmers'} won: their side went out first.",
            f"Base {s.base} · multiplier {five_multiplier_words(m)}: {unit} point{'s' * (unit != 1)} a pair"

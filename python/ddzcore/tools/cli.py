@@ -13,10 +13,10 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from .errors import DdzError
-from .generate import legal_moves
-from .moves import Move, classify
-from .rules import Rules
+from ..errors import DdzError
+from ..generate import legal_moves
+from ..moves import Move, classify
+from ..rules import Rules
 
 __all__ = ["main"]
 

@@ -25,6 +25,8 @@ from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 from typing import Any, Optional, Sequence, Union
 
+from ..errors import InvalidArgumentError
+
 __all__ = [
     "Room",
     "Multiplier",
@@ -53,7 +55,7 @@ LAIZI_POINT_CAP = 10000
 
 def _check_int(name: str, v: object, low: int) -> None:
     if not isinstance(v, int) or isinstance(v, bool) or v < low:
-        raise ValueError(f"Room.{name} must be an int >= {low}, not {v!r}")
+        raise InvalidArgumentError(f"Room.{name} must be an int >= {low}, not {v!r}")
 
 
 @dataclass(frozen=True)
@@ -69,7 +71,7 @@ class Room:
     - ``winner_cap``: a winner cannot win more beans than it brought to the
       table (docs/rules.md §6 option, on by default).
 
-    Raises ``ValueError`` for a negative or non-integer field
+    Raises ``InvalidArgumentError`` (a ``ValueError``) for a negative or non-integer field
     (``coefficient`` and ``initial_multiplier`` must be at least 1).
     """
 
@@ -85,7 +87,7 @@ class Room:
         _check_int("initial_multiplier", self.initial_multiplier, 1)
         _check_int("double_threshold", self.double_threshold, 0)
         if not isinstance(self.winner_cap, bool):
-            raise ValueError(f"Room.winner_cap must be True or False, not {self.winner_cap!r}")
+            raise InvalidArgumentError(f"Room.winner_cap must be True or False, not {self.winner_cap!r}")
 
     def may_double(self, seat: int, landlord: int, beans: Beans) -> bool:
         """Whether ``seat`` may double (docs/rules.md §5): a landlord only if every
@@ -136,7 +138,7 @@ def combine_shows(shows: Sequence[int], how: str = "max") -> int:
 
     ``shows`` holds each player's show multiplier (0 = did not show);
     ``how`` is ``"max"`` (happy rules) or ``"product"`` (laizi rules).
-    Returns 1 when nobody showed.  Raises ``ValueError`` for another ``how``.
+    Returns 1 when nobody showed.  Raises ``InvalidArgumentError`` for another ``how``.
     """
     made = [s for s in shows if s]
     if not made:
@@ -148,7 +150,7 @@ def combine_shows(shows: Sequence[int], how: str = "max") -> int:
         for s in made:
             out *= s
         return out
-    raise ValueError(f"show combining must be 'max' or 'product', not {how!r}")
+    raise InvalidArgumentError(f"show combining must be 'max' or 'product', not {how!r}")
 
 
 def escape_multiplier(robs: int, show: int, bombs: int, big_bombs: int = 0) -> int:
@@ -334,15 +336,15 @@ def _transfers(payers: Sequence[int], payees: Sequence[int], owed: dict[tuple[in
     return t
 
 
-def _finish(transfers: list[int], room: Room, beans: Beans) -> tuple[tuple[int, int, int], ...]:
-    """Rake after transfers, never below zero (docs/rules.md §6 decision)."""
+def _finish(transfers: list[int], room: Room, beans: Beans) -> tuple[tuple[int, ...], ...]:
+    """Rake after transfers, never below zero (docs/rules.md §6 decision), and the net per seat."""
     a = room.rake
     if beans is None:
-        rake = [a, a, a]
+        rake = [a] * len(transfers)
     else:
         rake = [min(a, b + t) for b, t in zip(beans, transfers)]
     net = [t - r for t, r in zip(transfers, rake)]
-    return tuple(transfers), tuple(rake), tuple(net)  # type: ignore[return-value]
+    return tuple(transfers), tuple(rake), tuple(net)
 
 
 def _check_beans(beans: Beans) -> Beans:
@@ -350,7 +352,7 @@ def _check_beans(beans: Beans) -> Beans:
         return None
     b = list(beans)
     if len(b) != 3 or any(not isinstance(x, int) or isinstance(x, bool) or x < 0 for x in b):
-        raise ValueError(f"beans must be three ints >= 0 (or None), not {beans!r}")
+        raise InvalidArgumentError(f"beans must be three ints >= 0 (or None), not {beans!r}")
     return b
 
 
@@ -378,17 +380,17 @@ def settle_game(landlord: int, landlord_won: bool, base: int, multiplier: Multip
     transfer X × N is rounded down to whole beans (the landlord's is the
     sum of the two).
 
-    Raises ``ValueError`` for a bad seat, doubling factor or beans list.
+    Raises ``InvalidArgumentError`` (a ``ValueError``) for a bad seat, doubling factor or beans list.
     """
     room = room or Room()
     beans = _check_beans(beans)
     if laizi:
         return _settle_laizi_game(landlord, landlord_won, base, multiplier, doubles, room, beans)
     if landlord not in (0, 1, 2):
-        raise ValueError(f"landlord must be a seat 0-2, not {landlord!r}")
+        raise InvalidArgumentError(f"landlord must be a seat 0-2, not {landlord!r}")
     dbl = tuple(doubles)
     if len(dbl) != 3 or any(d not in (1, 2) for d in dbl):
-        raise ValueError(f"doubling factors must be three values of 1 or 2, not {doubles!r}")
+        raise InvalidArgumentError(f"doubling factors must be three values of 1 or 2, not {doubles!r}")
     farmers = [(landlord + 1) % 3, (landlord + 2) % 3]
     total = multiplier.total
     x = {f: base * total * dbl[f] * dbl[landlord] for f in farmers}
@@ -489,15 +491,15 @@ def settle_escape(escaper: int, landlord: Optional[int], base: int, m: int,
     winners' cap, the equal split of a short payer, then the rake from
     every player.
 
-    Raises ``ValueError`` for a bad seat, doubling factor or beans list.
+    Raises ``InvalidArgumentError`` (a ``ValueError``) for a bad seat, doubling factor or beans list.
     """
     room = room or Room()
     beans = _check_beans(beans)
     if escaper not in (0, 1, 2) or landlord not in (None, 0, 1, 2):
-        raise ValueError(f"bad escaper {escaper!r} or landlord {landlord!r}")
+        raise InvalidArgumentError(f"bad escaper {escaper!r} or landlord {landlord!r}")
     dbl = tuple(doubles)
     if len(dbl) != 3 or any(d not in (1, 2) for d in dbl):
-        raise ValueError(f"doubling factors must be three values of 1 or 2, not {doubles!r}")
+        raise InvalidArgumentError(f"doubling factors must be three values of 1 or 2, not {doubles!r}")
     if landlord is None:
         base, m, dbl = 1, 1, (1, 1, 1)
         lord = (escaper + 1) % 3  # charged as a farmer against one landlord
@@ -531,7 +533,7 @@ def settle_escape(escaper: int, landlord: Optional[int], base: int, m: int,
     transfers, rake, net = _finish(t, room, beans)
     return Settlement(landlord, tuple(sorted(receivers)), escaper, base, multiplier or Multiplier(),
                       dbl, tuple(stakes), tuple(points),  # type: ignore[arg-type]
-                      transfers, rake, net, escape_multiplier=m, laizi=laizi)
+                      transfers, rake, net, escape_multiplier=m, laizi=laizi)  # type: ignore[arg-type]
 
 
 def settle_no_landlord(multiplier: Optional[Multiplier] = None) -> Settlement:
@@ -634,6 +636,8 @@ class FiveSettlement:
       and the winners' cap (docs/rules.md §6).
     - ``rake``: beans the room took from each player (each ``>= 0``).
     - ``net``: ``transfers - rake`` per seat, in beans.
+    - ``escaped``: the seat that escaped (逃跑), or ``None``; then ``winners``
+      is the side that receives the penalty and ``escape_multiplier`` is M.
     """
 
     landlords: tuple[int, ...]
@@ -646,6 +650,8 @@ class FiveSettlement:
     transfers: tuple[int, ...]
     rake: tuple[int, ...]
     net: tuple[int, ...]
+    escaped: Optional[int] = None
+    escape_multiplier: Optional[int] = None
 
     @property
     def landlord_won(self) -> bool:
@@ -658,11 +664,13 @@ class FiveSettlement:
         return self.multiplier.spring
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict (lists for tuples)."""
+        """A JSON-ready dict (lists for tuples; the escape fields only for an escape)."""
         d = asdict(self)
         for k, v in d.items():
             if isinstance(v, tuple):
                 d[k] = list(v)
+        if d["escaped"] is None:
+            del d["escaped"], d["escape_multiplier"]
         return d
 
     @classmethod
@@ -737,20 +745,10 @@ def settle_five(landlords: Sequence[int], landlords_won: bool, base: int, multip
     to whole beans; floors at zero and the winners' cap as
     ``_side_transfers``; then every player pays the rake A, never below zero.
 
-    Raises ``ValueError`` for bad landlords, doubling factors or beans.
+    Raises ``InvalidArgumentError`` (a ``ValueError``) for bad landlords, doubling factors or beans.
     """
     room = room or Room()
-    lords = tuple(landlords)
-    if not 1 <= len(lords) <= 2 or len(set(lords)) != len(lords) or any(
-            not isinstance(s, int) or isinstance(s, bool) or not 0 <= s <= 4 for s in lords):
-        raise ValueError(f"landlords must be one or two distinct seats 0-4, not {landlords!r}")
-    dbl = tuple(doubles)
-    if len(dbl) != 5 or any(d not in (1, 2) for d in dbl):
-        raise ValueError(f"doubling factors must be five values of 1 or 2, not {doubles!r}")
-    if beans is not None:
-        beans = list(beans)
-        if len(beans) != 5 or any(not isinstance(b, int) or isinstance(b, bool) or b < 0 for b in beans):
-            raise ValueError(f"beans must be five ints >= 0 (or None), not {beans!r}")
+    lords, dbl, beans = _check_five(landlords, doubles, beans)
     farmers = [s for s in range(5) if s not in lords]
     half = len(lords)  # the stake's divisor: 2 with two landlords
     unit = base * multiplier.total
@@ -768,11 +766,75 @@ def settle_five(landlords: Sequence[int], landlords_won: bool, base: int, multip
     else:
         owed = {(l, f): x * nc // half for (f, l), x in doubled.items()}
         t = _side_transfers(5, lords, farmers, owed, beans, room.winner_cap)
-    a = room.rake
-    rake = [a] * 5 if beans is None else [min(a, b + x) for b, x in zip(beans, t)]
-    net = [x - r for x, r in zip(t, rake)]
+    transfers, rake, net = _finish(t, room, beans)
     return FiveSettlement(lords, tuple(sorted(winners)), base, multiplier, dbl, tuple(stakes), points,
-                          tuple(t), tuple(rake), tuple(net))
+                          transfers, rake, net)
 
 
-__all__ += ["FiveMultiplier", "FiveSettlement", "settle_five"]
+def _check_five(landlords: Sequence[int], doubles: Sequence[int], beans: Beans
+                ) -> tuple[tuple[int, ...], tuple[int, ...], Beans]:
+    """Landlords, doubling factors and beans of a five-player settlement,
+    checked.  Raises ``InvalidArgumentError`` naming the bad one."""
+    lords = tuple(landlords)
+    if not 1 <= len(lords) <= 2 or len(set(lords)) != len(lords) or any(
+            not isinstance(s, int) or isinstance(s, bool) or not 0 <= s <= 4 for s in lords):
+        raise InvalidArgumentError(f"landlords must be one or two distinct seats 0-4, not {landlords!r}")
+    dbl = tuple(doubles)
+    if len(dbl) != 5 or any(d not in (1, 2) for d in dbl):
+        raise InvalidArgumentError(f"doubling factors must be five values of 1 or 2, not {doubles!r}")
+    if beans is not None:
+        beans = list(beans)
+        if len(beans) != 5 or any(not isinstance(b, int) or isinstance(b, bool) or b < 0 for b in beans):
+            raise InvalidArgumentError(f"beans must be five ints >= 0 (or None), not {beans!r}")
+    return lords, dbl, beans
+
+
+def settle_five_escape(escaper: int, landlords: Sequence[int], base: int, m: int,
+                       multiplier: Optional[FiveMultiplier] = None, doubles: Sequence[int] = (1, 1, 1, 1, 1),
+                       room: Optional[Room] = None, beans: Beans = None) -> FiveSettlement:
+    """Settle a five-player escape (逃跑, docs/rules.md §8 with §6's formula).
+
+    ``escaper``: the seat that left (0-4); ``landlords``: one or two seats,
+    the open landlord first; ``m``: the escape multiplier M
+    (``FiveGame.escape_multiplier``: 2 for every doubling bomb of the deal
+    and 2 for a chosen reveal, without the room's initial multiplier and
+    doubling); ``doubles``: the doubling factors chosen so far; ``room``:
+    N, A, the initial multiplier, the winners' cap.  ``multiplier`` is
+    only reported.
+
+    S, the escaper's points per unit of multiplier in a normal loss, is
+    ``base × initial × Σ dbl(escaper) × dbl(opponent)`` over its opponents,
+    halved with two landlords (the five-player stake): 1.5 × base × initial
+    for a landlord with a partner, 4 × for one alone, 1 × for a farmer,
+    without doubling.  The penalty is ``escape_penalty(is landlord, S, M)``
+    points, shared equally by the opposing side; the escaper's partners
+    neither pay nor receive.  Points are floats; beans: each share × N
+    rounded down, then floors, the winners' cap and the rake as
+    ``settle_five``.
+
+    Raises ``InvalidArgumentError`` for a bad seat, landlords, doubling
+    factors or beans.
+    """
+    room = room or Room()
+    lords, dbl, beans = _check_five(landlords, doubles, beans)
+    if not isinstance(escaper, int) or isinstance(escaper, bool) or not 0 <= escaper <= 4:
+        raise InvalidArgumentError(f"the escaper must be a seat 0-4, not {escaper!r}")
+    farmers = [s for s in range(5) if s not in lords]
+    lord = escaper in lords
+    opponents = farmers if lord else list(lords)
+    stake = Fraction(base * room.initial_multiplier * sum(dbl[escaper] * dbl[o] for o in opponents), len(lords))
+    penalty = Fraction(escape_penalty(lord, stake, m))  # type: ignore[arg-type]
+    share = penalty / len(opponents)
+    points = [0.0] * 5
+    stakes = [0.0] * 5
+    points[escaper], stakes[escaper] = -float(penalty), float(penalty)
+    for q in opponents:
+        points[q], stakes[q] = float(share), float(share)
+    owed = {(escaper, q): _beans_of(share, room.coefficient) for q in opponents}
+    t = _side_transfers(5, [escaper], opponents, owed, beans, room.winner_cap)
+    transfers, rake, net = _finish(t, room, beans)
+    return FiveSettlement(lords, tuple(sorted(opponents)), base, multiplier or FiveMultiplier(), dbl,
+                          tuple(stakes), tuple(points), transfers, rake, net, escaped=escaper, escape_multiplier=m)
+
+
+__all__ += ["FiveMultiplier", "FiveSettlement", "settle_five", "settle_five_escape"]

@@ -1,5 +1,5 @@
-"""Bots: one small interface, a uniform-random bot and a rule-based bot, and
-a loop that plays whole games with them (docs/rules.md §3-6).
+"""Bots: one small interface, a uniform-random bot and a rule-based bot
+(docs/rules.md §3-6); ``ddzcore.tools.simulation`` plays whole games with them.
 
 A bot sees only its ``Observation`` (its information set) and returns one
 of ``obs.legal_actions``::
@@ -22,13 +22,13 @@ from typing import Any, Callable, Iterable, Optional, Protocol, Sequence, TypeVa
 import numpy as np
 import numpy.typing as npt
 
-from .five import FiveAction, FiveGame, FiveObservation, FivePhase
-from .game import Action, Game, Observation, Phase
-from .moves import Combo, Move
-from .rules import Rules
-from .settlement import Room
+from ..game.five import FiveAction, FiveGame, FiveObservation, FivePhase
+from ..game.three import Action, Game, Observation, Phase
+from ..moves import Combo, Move
+from ..rules import Rules
+from ..game.settlement import Room
 
-__all__ = ["Bot", "RandomBot", "RuleBot", "play_game", "run_games", "SimulationStats", "make_bot", "BOTS"]
+__all__ = ["Bot", "RandomBot", "RuleBot", "highest_bid", "AnyAction", "AnyObservation"]
 
 ActionT = Union[Action, Move]
 #: What a bot returns: a three-player ``Action``, a five-player ``FiveAction`` or a ``Move``.
@@ -253,155 +253,3 @@ def _sides(obs: "Observation | FiveObservation") -> tuple[list[int], set[int]]:
     opponents = [s for s in range(3) if s != me and (me == landlord or s == landlord)]
     others = {s for s in range(3) if s != me and s not in opponents} if landlord is not None else set()
     return opponents, others
-
-
-#: Bot constructors by name (for the command line): ``make_bot("random", seed)``.
-BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "rule": lambda seed=None: RuleBot(),
-                                       "search": lambda seed=None: _search_bot(seed)}
-
-
-def _search_bot(seed: Optional[int]) -> Bot:
-    from .searchbot import SearchBot  # imported late: searchbot builds on this module
-
-    return SearchBot(seed)
-
-
-def make_bot(name: str, seed: Optional[int] = None) -> Bot:
-    """A bot by name (``"random"``, ``"rule"`` or ``"search"``).  Raises ``ValueError`` for an unknown name."""
-    try:
-        return BOTS[name](seed)
-    except KeyError:
-        raise ValueError(f"unknown bot {name!r}; choose one of {sorted(BOTS)}") from None
-
-
-# -- playing games ----------------------------------------------------------------------
-
-def play_game(game: _G, bots: Sequence[Bot], max_actions: int = 100_000) -> _G:
-    """Play ``game`` to the end with one bot per seat and return it (a
-    three-player ``Game`` or a five-player ``FiveGame``, docs/rules.md §8).
-
-    Each bot's ``new_game`` is called first.  Raises ``IllegalActionError``
-    if a bot returns an illegal action, ``RuntimeError`` after
-    ``max_actions`` actions (a bot that always passes the call, with no
-    redeal cap, would deal forever).
-    """
-    seats = 5 if isinstance(game, FiveGame) else 3
-    if len(bots) != seats:
-        raise ValueError(f"a game needs {seats} bots, not {len(bots)}")
-    for seat, bot in enumerate(bots):
-        bot.new_game(seat, game.rules)
-    randoms = [b if type(b) is RandomBot else None for b in bots]
-    n = 0
-    while not game.is_terminal():
-        p = game.current_player()
-        r = randoms[p]
-        action: AnyAction
-        if r is not None:  # a random bot needs no observation: same choice, faster
-            legal: _Indexable[AnyAction] = game.legal_actions()
-            action = r.choose(legal)
-        else:
-            action = bots[p].act(game.observation(p))
-        game.apply(action)
-        n += 1
-        if n >= max_actions:
-            raise RuntimeError(f"the game did not end within {max_actions} actions")
-    return game
-
-
-@dataclass
-class SimulationStats:
-    """Results of ``run_games``.
-
-    - ``games``; ``landlord_wins`` and ``farmer_wins`` (games each side won,
-      escapes and no-landlord games aside); ``no_landlord`` (redeal cap);
-    - ``multiplier_total``: sum of the final multipliers (for the average);
-    - ``springs``: springs plus anti-springs;
-    - ``net``: beans per seat summed over the games (after the rake);
-      ``landlord_net`` / ``farmer_net``: beans won by role; ``rake``: beans
-      the room took;
-    - ``seat_wins``: games each seat's side won; ``seconds``: wall time.
-    """
-
-    games: int = 0
-    landlord_wins: int = 0
-    farmer_wins: int = 0
-    no_landlord: int = 0
-    multiplier_total: int = 0
-    springs: int = 0
-    net: list[int] = field(default_factory=lambda: [0, 0, 0])
-    landlord_net: int = 0
-    farmer_net: int = 0
-    rake: int = 0
-    seat_wins: list[int] = field(default_factory=lambda: [0, 0, 0])
-    seconds: float = 0.0
-
-    @property
-    def played(self) -> int:
-        """Games that had a landlord."""
-        return self.landlord_wins + self.farmer_wins
-
-    @property
-    def landlord_win_rate(self) -> float:
-        """Share of the games with a landlord that the landlord won (0-1)."""
-        return self.landlord_wins / self.played if self.played else 0.0
-
-    @property
-    def average_multiplier(self) -> float:
-        """Mean final multiplier over the games with a landlord."""
-        return self.multiplier_total / self.played if self.played else 0.0
-
-    @property
-    def spring_rate(self) -> float:
-        """Share of the games with a landlord that ended in a spring or anti-spring (0-1)."""
-        return self.springs / self.played if self.played else 0.0
-
-    @property
-    def games_per_second(self) -> float:
-        """Games played per second of wall time."""
-        return self.games / self.seconds if self.seconds else 0.0
-
-    def add(self, game: Game) -> None:
-        """Count one finished game."""
-        s = game.settlement()
-        self.games += 1
-        self.rake += sum(s.rake)
-        for seat in range(3):
-            self.net[seat] += s.net[seat]
-        if s.landlord is None:
-            self.no_landlord += 1
-            return
-        for seat in range(3):
-            if seat == s.landlord:
-                self.landlord_net += s.net[seat]
-            else:
-                self.farmer_net += s.net[seat]
-        self.multiplier_total += s.multiplier.total
-        self.springs += s.spring
-        for seat in s.winners:
-            self.seat_wins[seat] += 1
-        if s.landlord in s.winners:
-            self.landlord_wins += 1
-        else:
-            self.farmer_wins += 1
-
-
-def run_games(n: int, bots: Sequence[Bot], seed: Optional[int] = None, rules: Optional[Rules] = None,
-              room: Optional[Room] = None, beans: Optional[Sequence[int]] = None,
-              progress: Optional[Callable[[int], None]] = None) -> SimulationStats:
-    """Play ``n`` games with ``bots`` (seat order) and gather statistics.
-
-    ``seed`` makes the deals reproducible (one ``numpy`` Generator for the
-    run); ``progress(k)`` is called after each game.  Every game starts
-    from the same ``beans`` (they are not carried from game to game).
-    """
-    rng = np.random.default_rng(seed)
-    stats = SimulationStats()
-    t = time.perf_counter()
-    for k in range(n):
-        g = play_game(Game(rules, seed=rng, room=room, beans=beans), bots)
-        stats.add(g)
-        if progress is not None:
-            progress(k + 1)
-    stats.seconds = time.perf_counter() - t
-    return stats
-

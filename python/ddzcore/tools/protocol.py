@@ -39,8 +39,8 @@ import time
 from typing import Any, Optional, Sequence
 
 from .bots import AnyAction, AnyObservation, Bot
-from .errors import DdzError, InvalidArgumentError
-from .rules import Rules
+from ..errors import DdzError, InvalidArgumentError
+from ..rules import Rules
 
 __all__ = ["ExecBot", "ProtocolError", "observation_json", "action_text"]
 

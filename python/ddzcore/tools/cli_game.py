@@ -33,19 +33,21 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from .bots import BOTS, AnyAction, Bot, make_bot, run_games
-from .cards import Hand
+from .arena import BOTS, make_bot
+from .bots import AnyAction, Bot
+from .simulation import run_five_games, run_games
+from ..cards import Hand
 from .cli_ui import (
     action_words, card_text, cards_text, clip, explain_five_settlement, explain_settlement, five_action_words,
     five_card_text, five_multiplier_words, move_text, multiplier_words, phase_name, points_text, ranks_text,
 )
-from .errors import AmbiguousMoveError, DdzError, InvalidCardsError
-from .five import FiveAction, FiveGame, FiveObservation, FivePhase, run_five_games
-from .game import Action, Game, Observation, Phase
-from .moves import Move, classify
-from .records import save
-from .rules import Rules
-from .settlement import FiveSettlement, Room, Settlement, title
+from ..errors import AmbiguousMoveError, DdzError, InvalidArgumentError, InvalidCardsError
+from ..game.five import FiveAction, FiveGame, FiveObservation, FivePhase
+from ..game.three import Action, Game, Observation, Phase
+from ..moves import Move, classify
+from ..game.records import save
+from ..rules import Rules
+from ..game.settlement import FiveSettlement, Room, Settlement, title
 
 __all__ = ["play", "simulate", "move_text", "action_words", "five_action_words"]
 
@@ -494,9 +496,6 @@ def _write_record(console: Console, game: "Game | FiveGame", path: Optional[str]
 
 def _leave_question(me: _Seat) -> str:
     game, seat = me.game, me.seat
-    if me.five:
-        return ("Leaving now abandons the game: five-player games have no escape rule (docs/rules.md §8), so "
-                "nothing is settled. Leave?")
     probe = game.copy()
     probe.escape(seat)
     s = probe.settlement()
@@ -548,23 +547,23 @@ def _bot_list(text: str, n: int, seed: Optional[int]) -> list[Bot]:
 
 
 def _import_bot(path: str, seed: Optional[int]) -> Bot:
-    """The bot ``module:Class``; raises ``ValueError`` saying what is wrong."""
+    """The bot ``module:Class``; raises ``InvalidArgumentError`` saying what is wrong."""
     module, _, attr = path.partition(":")
     try:
         obj = getattr(importlib.import_module(module), attr)
     except ImportError as e:
-        raise ValueError(f"cannot import the bot module {module!r}: {e}") from None
+        raise InvalidArgumentError(f"cannot import the bot module {module!r}: {e}") from None
     except AttributeError:
-        raise ValueError(f"the module {module!r} has no {attr!r}") from None
+        raise InvalidArgumentError(f"the module {module!r} has no {attr!r}") from None
     if not (isinstance(obj, type) and issubclass(obj, Bot)) and not callable(obj):
-        raise ValueError(f"{path} is not a Bot class")
+        raise InvalidArgumentError(f"{path} is not a Bot class")
     try:
         takes_seed = "seed" in inspect.signature(obj).parameters
     except (TypeError, ValueError):
         takes_seed = False
     bot = obj(seed=seed) if takes_seed else obj()
     if not callable(getattr(bot, "act", None)):
-        raise ValueError(f"{path} made a {type(bot).__name__}, which has no act(observation) method")
+        raise InvalidArgumentError(f"{path} made a {type(bot).__name__}, which has no act(observation) method")
     return bot  # type: ignore[no-any-return]
 
 
@@ -669,8 +668,8 @@ def play(seat: int, bot_names: str, record_path: Optional[str], preset: str, bid
 
     Type cards to play them (33, 10JQKA, 3334, BR; cards always mean cards),
     #N to pick entry N of the list on screen, pass, ? for help.  q, Ctrl-C or
-    Ctrl-D leave the game after asking: leaving a three-player game is an
-    escape (逃跑) and costs the penalty the question states.  Exit code 0 at
+    Ctrl-D leave the game after asking: leaving is an escape (逃跑, docs/rules.md
+    §6, §8) and costs the penalty the question states.  Exit code 0 at
     the end of a game or after q, 130 after Ctrl-C, 1 when the input ends.
     """
     console = Console(highlight=False)
@@ -738,23 +737,25 @@ def _play_five(seat: int, bot_names: str, record_path: Optional[str], preset: st
 
     left = _run(console, me, bots, announce)
     if left is not None:
-        console.print("[red]You left the game: it is abandoned, nothing is settled.[/]")
-        _write_record(console, game, record_path)
-        if _EXIT[left]:
-            raise click.exceptions.Exit(_EXIT[left])
-        return
+        game.escape(seat)
+        console.print("[red]You left the game: that is an escape (逃跑).[/]")
     s = game.settlement()
     console.rule("[bold]Game over (结束)[/]")
-    won = seat in s.winners
-    console.print(f"[bold {'green' if won else 'red'}]{'You win' if won else 'You lose'}[/]: "
-                  f"{'the landlords' if s.landlord_won else 'the farmers'} went out first (seat {game.winner}).")
+    if s.escaped is None:
+        won = seat in s.winners
+        console.print(f"[bold {'green' if won else 'red'}]{'You win' if won else 'You lose'}[/]: "
+                      f"{'the landlords' if s.landlord_won else 'the farmers'} went out first (seat {game.winner}).")
     names = [f"Seat {q}" if q != seat else "You" for q in range(5)]
     for line in explain_five_settlement(s, names, coefficient):
         console.print(escape(line))
     roles = ["open landlord" if q == s.landlords[0] else "hidden landlord" if q in s.landlords else "farmer"
              for q in range(5)]
+    if s.escaped is not None:
+        roles[s.escaped] += " (escaped)"
     console.print(_settlement_table(names, roles, s.points, s, beans is not None or rake > 0 or coefficient > 1))
     _write_record(console, game, record_path)
+    if left is not None and _EXIT[left]:
+        raise click.exceptions.Exit(_EXIT[left])
 
 
 def _run_bot_games(console: Console, progress: bool, run: Callable[..., _S], n_games: int, *args: Any) -> _S:

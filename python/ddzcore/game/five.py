@@ -19,8 +19,8 @@ Vocabulary as the three-player ``Game`` (OpenSpiel-like):
 ``current_player()``, ``legal_actions()``, ``apply(action)`` (checked),
 ``push(action)`` (unchecked in play), ``pop()``, ``copy()``,
 ``is_terminal()``, ``returns()`` (points), ``settlement()`` (beans),
-``observation(p)`` (an information set), ``to_record()`` /
-``FiveGame.from_record()`` (also through ``ddzcore.records``).  Seats are 0-4
+``observation(p)`` (an information set); records through
+``ddzcore.game.records`` (``to_record``, ``replay``).  Seats are 0-4
 in dealing and turn order; the next player after seat s is (s + 1) mod 5.
 
 Concrete cards (``FiveCard``) carry their deck copy (docs/rules.md §1): an int
@@ -59,7 +59,15 @@ Points the rule book (docs/rules.md) leaves open, decided here:
   its own beans and those of every public landlord.  So being asked leaks
   nothing.  Players not eligible are skipped, as in the three-player game.
 - Base 1; the room's initial multiplier applies; there is no calling, no
-  show cards, no redeal, no escape.
+  show cards, no redeal.
+- Escape (逃跑, ``escape(seat)``, any phase, any seat) follows docs/rules.md
+  §6 with the five-player stake: M is 2 for every doubling bomb of the deal
+  (``deal_bombs``: a rank of 5 or more cards, 3 or 4 jokers, in each hand as
+  dealt, the open landlord's with the bottom) and 2 for a chosen reveal; S is
+  the escaper's stake per unit of multiplier, halved with two landlords; a
+  hidden landlord escapes as a landlord, revealed or not.  The penalty goes
+  to the opposing side, split equally; the escaper's partners neither pay
+  nor receive (``settle_five_escape``).
 - Stakes with two landlords are halves (points are floats); beans per
   farmer-landlord pair are rounded down (as docs/rules.md §7 does for laizi), so
   with N = 1 a pair of half a point moves no bean: read ``returns()``.
@@ -75,131 +83,20 @@ from typing import Any, Callable, Optional, Sequence, Union, cast
 
 import numpy as np
 
-from .cards import RANK_CHARS, Hand, Rank
-from .errors import IllegalActionError, InvalidCardsError, InvalidDealError, InvalidMoveError, InvalidRulesError
-from .errors import record_errors
-from .game import TERMINAL, Card, _beats, _card_rank, _GameBase, _ncards, _parse_enum, _valid
-from .generate import legal_moves
-from .moves import PASS, Combo, Move, MoveList
-from .rules import Rules
-from .settlement import FiveMultiplier, FiveSettlement, Room, settle_five
+from ..cards import _UNIT, RANK_CHARS, Card, FiveCard, Hand, Rank, _card_rank, _scan, parse_five_cards
+from ..errors import IllegalActionError, InvalidArgumentError, InvalidCardsError, InvalidDealError, InvalidMoveError
+from ..errors import InvalidRulesError
+from ..generate import legal_moves
+from ..moves import PASS, Combo, Move, MoveList
+from ..rules import Rules
+from .base import TERMINAL, GameBase, _hand, _ncards, _parse_enum, check_room_beans
+from .settlement import FiveMultiplier, FiveSettlement, Room, escape_penalty, settle_five, settle_five_escape
 
-__all__ = ["FiveCard", "parse_five_cards", "FivePhase", "FiveAction", "MarkedMove", "FiveObservation", "FiveGame",
-           "FiveStats", "run_five_games", "FIVE_FORMAT"]
+__all__ = ["FivePhase", "FiveAction", "MarkedMove", "FiveObservation", "FiveGame"]
 
 PLAYERS = 5
 HAND_CARDS = 21
 N_CARDS = 108
-
-# -- concrete two-deck cards (docs/rules.md §1) -----------------------------------------------
-
-_UNIT = [1 << (4 * _card_rank(c % 54)) for c in range(N_CARDS)]
-
-
-class FiveCard(int):
-    """A concrete card of the two decks (docs/rules.md §1): an int 0-107,
-    ``copy × 54 + Card`` (``Card``: ``4 × rank + suit``, 52 ``B``, 53 ``R``).
-    Text: the one-deck card text, plus ``'`` for deck copy 1 (``S3``,
-    ``S3'``, ``HT'``, ``B'``).  ``FiveCard.parse("D2'")``.
-
-    Raises ``InvalidCardsError`` for a value or text that is not a card.
-    """
-
-    __slots__ = ()
-
-    def __new__(cls, value: "int | str") -> "FiveCard":
-        if isinstance(value, str):
-            return cls.parse(value)
-        if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or not 0 <= value < N_CARDS:
-            raise InvalidCardsError(f"{value!r} is not a two-deck card id (0..107)")
-        return int.__new__(cls, value)
-
-    @property
-    def card(self) -> Card:
-        """The same card without its deck copy."""
-        return Card(self % 54)
-
-    @property
-    def copy(self) -> int:
-        """The deck copy, 0 or 1."""
-        return int(self >= 54)
-
-    @property
-    def rank(self) -> Rank:
-        """The card's rank."""
-        return Rank(_card_rank(self % 54))
-
-    @property
-    def suit(self) -> Optional[str]:
-        """``"S"``, ``"H"``, ``"C"``, ``"D"``, or ``None`` for a joker."""
-        return self.card.suit
-
-    @property
-    def twin(self) -> "FiveCard":
-        """The card of the same rank and suit from the other deck."""
-        return int.__new__(FiveCard, (self + 54) % N_CARDS)
-
-    def __str__(self) -> str:
-        return str(Card(self % 54)) + ("'" if self >= 54 else "")
-
-    def __repr__(self) -> str:
-        return f"FiveCard({str(self)!r})"
-
-    @classmethod
-    def parse(cls, text: str) -> "FiveCard":
-        """One card from text: ``S3``, ``h10'``, ``B``, ``R'``."""
-        cards = parse_five_cards(text)
-        if len(cards) != 1:
-            raise InvalidCardsError(f"{text!r} is not one card (write e.g. S3, HT', B)")
-        return cards[0]
-
-
-def _scan(text: str) -> list[tuple[Optional[int], int]]:
-    """``(card id or None, rank)`` per card of two-deck text: a suit and a
-    rank (``S3``) or a joker with ``'`` (``B'``) is concrete; a bare rank or
-    joker (``3``, ``B``) gives ``None`` (any copy)."""
-    s = text.upper().replace("10", "T")
-    out: list[tuple[Optional[int], int]] = []
-    i = 0
-    while i < len(s):
-        ch = s[i]
-        if ch in " ,;+\t\n":
-            i += 1
-            continue
-        prime = i + 1 < len(s) and s[i + 1] == "'"
-        if ch in "SHCD" and i + 1 < len(s) and s[i + 1] in RANK_CHARS[:13]:
-            r = RANK_CHARS.index(s[i + 1])
-            prime = i + 2 < len(s) and s[i + 2] == "'"
-            out.append((54 * prime + 4 * r + "SHCD".index(ch), r))
-            i += 2 + prime
-            continue
-        if ch in RANK_CHARS and not (prime and ch not in "BR"):
-            r = RANK_CHARS.index(ch)
-            out.append((54 + 39 + r if prime else None, r))  # B' = 54 + 52, R' = 54 + 53
-            i += 1 + prime
-            continue
-        raise InvalidCardsError(f"bad card at {text[i:i + 3]!r} in {text!r}: write a suit S H C D, a rank "
-                                f"3456789TJQKA2 and ' for the second deck (S3, S3'), or B, B', R, R'")
-    return out
-
-
-def parse_five_cards(text: str) -> list[FiveCard]:
-    """Concrete two-deck cards from text such as ``"S3 S3' HT B R'"``
-    (separators optional, case-insensitive, ``10`` for T; ``B`` and ``R``
-    alone are copy 0).  Raises ``InvalidCardsError`` naming the bad part, or
-    a card given twice."""
-    out = []
-    for c, r in _scan(text):
-        if c is None:
-            if r < 13:
-                raise InvalidCardsError(f"{RANK_CHARS[r]!r} in {text!r} has no suit (write e.g. S{RANK_CHARS[r]})")
-            c = 39 + r  # B -> 52, R -> 53
-        out.append(int.__new__(FiveCard, c))
-    if len(set(out)) != len(out):
-        dup = next(c for c in out if out.count(c) > 1)
-        raise InvalidCardsError(f"card {dup} is given twice in {text!r}")
-    return out
-
 
 def _resolve(parts: Sequence[Any], what: str) -> list[tuple[int, ...]]:
     """Concrete card tuples for each part: card text (concrete cards keep
@@ -255,6 +152,7 @@ class FiveAction(IntEnum):
 
     NO_DOUBLE = 10  #: 不加倍
     DOUBLE = 11  #: 加倍
+    ESCAPE = 12  #: 逃跑 (recorded by ``FiveGame.escape``; never a legal action)
     NO_REVEAL = 13  #: 不亮 (放弃)
     REVEAL = 14  #: 亮出身份
 
@@ -270,7 +168,8 @@ class FiveAction(IntEnum):
 
 
 _FIVE_ALIASES = {"亮出身份": FiveAction.REVEAL, "亮": FiveAction.REVEAL, "不亮": FiveAction.NO_REVEAL,
-                 "放弃": FiveAction.NO_REVEAL, "加倍": FiveAction.DOUBLE, "不加倍": FiveAction.NO_DOUBLE}
+                 "放弃": FiveAction.NO_REVEAL, "加倍": FiveAction.DOUBLE, "不加倍": FiveAction.NO_DOUBLE,
+                 "逃跑": FiveAction.ESCAPE}
 _NO = {0: FiveAction.NO_REVEAL, 1: FiveAction.NO_DOUBLE}
 
 
@@ -337,7 +236,6 @@ class MarkedMove(Move):
 _RULES = Rules(decks=2)
 _BOMB = int(Combo.BOMB)
 _JOKER_BOMB = int(Combo.JOKER_BOMB)
-_hand = Hand._trusted
 # Two-deck containment (counts up to 8): even and odd nibbles in separate byte
 # lanes, 0x80 + h - c never borrows across lanes; bit 7 says h >= c.
 _LO = 0x0F0F0F0F0F0F0F0F
@@ -353,12 +251,6 @@ def _doubling_bomb(cards: int, info: int) -> bool:
     """5-8 card bombs, three and four jokers (docs/rules.md §8); not 4-card bombs or two jokers."""
     combo = info & 31
     return (combo == _BOMB and _ncards(cards) >= 5) or (combo == _JOKER_BOMB and _ncards(cards) >= 3)
-
-
-def _seat(player: object) -> int:
-    if not isinstance(player, (int, np.integer)) or isinstance(player, bool) or not 0 <= player < PLAYERS:
-        raise IllegalActionError(f"{player!r} is not a seat (0-4)")
-    return int(player)
 
 
 # -- observation -------------------------------------------------------------------------
@@ -421,7 +313,7 @@ _REVEAL, _DOUBLE, _PLAY, _END = range(4)
 FiveActionLike = Union[FiveAction, Move, str, int]
 
 
-class FiveGame(_GameBase):
+class FiveGame(GameBase):
     """A five-player two-deck Dou Dizhu game (五人斗地主, docs/rules.md §8), from
     the deal to the settlement.
 
@@ -444,17 +336,23 @@ class FiveGame(_GameBase):
       eligibility), or ``None`` for no limits.
 
     Raises ``InvalidDealError`` for a bad deal or marked card, and
-    ``ValueError`` for other bad arguments (rules not two-deck or laizi,
+    ``InvalidRulesError`` / ``InvalidArgumentError`` for other bad arguments (rules not two-deck or laizi,
     beans not five ints).
     """
 
-    __slots__ = ("_rules", "_flags", "_room", "_beans", "_dealt", "_marked", "_mrank", "_open", "_hidden",
-                 "_hands", "_face", "_ph", "_cur", "_queue", "_revealed", "_how", "_revealer", "_chosen",
-                 "_doubles", "_last", "_lastp", "_bombs", "_plays", "_winner", "_hist")
+    __slots__ = ("_dealt", "_marked", "_mrank", "_open", "_hidden", "_face", "_revealed", "_how", "_revealer",
+                 "_chosen")
 
+    PLAYERS, _DECKS = PLAYERS, 2
     _P_PLAY, _P_END, _PHASE, _ACTION, _ACTION_WHAT = _PLAY, _END, FivePhase, FiveAction, "a five-player action"
+    _ESCAPE = FiveAction.ESCAPE
     _NOT_LEGAL = "{a} is not legal for seat {seat} in the {phase} phase; legal: {legal}"
-    _PLAIN_MOVES = False  # a MarkedMove is played as such
+    _TOP_BOMB = "four jokers"
+    _MAX_CARDS, _ID_STRIDE = 24, 3  # moves of up to the open landlord's 24 cards; 0-2 marked-face cards each
+    _LISTS = ("_hands", "_face", "_queue", "_doubles", "_plays", "_hist")
+    _holds = staticmethod(_contains)
+    _unbeatable = staticmethod(lambda cards, info: info & 31 == _JOKER_BOMB and _ncards(cards) == 4)
+    _doubling = staticmethod(_doubling_bomb)  # 5-8 card bombs, three and four jokers (docs/rules.md §8)
     _NO_WORDS = ("pass", "no", "p", "n", "放弃")
     _NO_ACTION = _NO
     _RULES_REF = "§2, §8"
@@ -466,20 +364,14 @@ class FiveGame(_GameBase):
         if rules.decks != 2 or rules.wild is not None or getattr(rules, "laizi", False):
             raise InvalidRulesError(f"the five-player game needs two-deck rules without wild cards (Rules(decks=2)), "
                              f"not {rules!r}")
-        if room is not None and not isinstance(room, Room):
-            raise ValueError(f"room must be a Room, not {room!r}")
-        if beans is not None:
-            beans = [int(b) if isinstance(b, (int, np.integer)) and not isinstance(b, bool) else b for b in beans]
-            if len(beans) != PLAYERS or any(not isinstance(b, int) or b < 0 for b in beans):
-                raise ValueError(f"beans must be five ints >= 0, not {beans!r}")
-        self._rules = rules
+        self._beans = check_room_beans(room, beans, PLAYERS)
+        self._rules = self._prules = rules
         self._flags = rules.flags
         self._room = room
-        self._beans = None if beans is None else tuple(beans)
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         if deal is None:
             if marked is not None:
-                raise ValueError("marked is the marked card of a given deal: give deal= too")
+                raise InvalidArgumentError("marked is the marked card of a given deal: give deal= too")
             perm = rng.permutation(N_CARDS).tolist()
             dealt = tuple(tuple(perm[HAND_CARDS * s:HAND_CARDS * (s + 1)]) for s in range(PLAYERS)) + (
                 tuple(perm[PLAYERS * HAND_CARDS:]),)
@@ -521,9 +413,10 @@ class FiveGame(_GameBase):
         self._doubles = [1] * PLAYERS
         self._last = PASS
         self._lastp = op
-        self._bombs = 0
+        self._bombs = self._soft = 0
         self._plays = [0] * PLAYERS
         self._winner: Optional[int] = None
+        self._escaped: Optional[int] = None
         self._hist: list[Sequence[Any]] = []
         self._ph, self._queue, self._cur = _REVEAL, self._order(op), op
 
@@ -591,36 +484,18 @@ class FiveGame(_GameBase):
 
     def _snapshot(self) -> tuple[Any, ...]:
         return (self._ph, self._cur, list(self._queue), self._revealed, self._how, self._revealer, self._chosen,
-                list(self._doubles), self._last, self._lastp)
+                list(self._doubles), self._last, self._lastp, self._escaped)
 
     def _restore(self, snap: Sequence[Any]) -> None:
         (self._ph, self._cur, queue, self._revealed, self._how, self._revealer, self._chosen, doubles,
-         self._last, self._lastp) = snap
+         self._last, self._lastp, self._escaped) = snap
         self._queue, self._doubles = list(queue), list(doubles)
 
     # -- the OpenSpiel-like vocabulary (rules, room: _GameBase) --------------------------------
     @property
-    def beans(self) -> Optional[tuple[int, ...]]:
-        """Each player's carried beans before the game (``None``: unlimited)."""
-        return self._beans
-
-    @property
-    def players(self) -> int:
-        """5."""
-        return PLAYERS
-
-    @property
     def phase(self) -> FivePhase:
         """The current ``FivePhase``."""
         return FivePhase(self._ph)
-
-    def current_player(self) -> int:
-        """The seat to act (0-4), or ``TERMINAL`` (-1) when the game is over."""
-        return self._cur if self._ph != _END else TERMINAL
-
-    def is_terminal(self) -> bool:
-        """Whether someone has gone out."""
-        return self._ph == _END
 
     def legal_actions(self) -> "list[FiveAction] | list[Move] | MoveList":
         """The current player's legal actions (docs/rules.md §8): ``FiveAction``
@@ -631,16 +506,13 @@ class FiveGame(_GameBase):
         with the marked rank is followed by its ``MarkedMove`` variants (a
         move the hand forces to hold marked cards is listed only as
         ``MarkedMove``).  Empty at the end."""
+        legal = super().legal_actions()
         if self._ph == _PLAY:
             p = self._cur
-            hand = self._hands[p]
-            lm = legal_moves(hand, None if p == self._lastp else self._last, self._rules)
             f = self._face[p]
             if f and not self._revealed:
-                have = (hand._word >> (4 * self._mrank)) & 0xF
-                return self._variants(lm, f, have)
-            return lm
-        return self._flow_legal()
+                return self._variants(legal, f, (self._hands[p]._word >> (4 * self._mrank)) & 0xF)
+        return legal  # type: ignore[no-any-return]
 
     def _variants(self, lm: MoveList, f: int, have: int) -> "list[Move] | MoveList":
         shift = np.uint64(4 * self._mrank)
@@ -659,41 +531,29 @@ class FiveGame(_GameBase):
             out.extend(MarkedMove._make(m, j) for j in range(max(lo, 1), hi + 1))
         return out
 
-    def apply(self, action: FiveActionLike) -> None:
-        """Apply the current player's action: a ``FiveAction`` (or
-        ``Action.DOUBLE``/``NO_DOUBLE``), a ``Move``, a ``MarkedMove``, or
-        text that ``parse_action`` reads.  A plain ``Move`` plays as few
-        marked-face cards as the hand allows.  Raises ``IllegalActionError``
-        (a ``ValueError``) for an action not legal here, ``InvalidMoveError``
-        for unreadable text; the game is then unchanged.  docs/rules.md §8."""
-        if self._ph == _PLAY and isinstance(action, Move):
-            p = self._cur
-            c, i = action._cards, action._info
-            if i & 31:
-                last = self._last
-                if (not _contains(self._hands[p]._word, c) or not _valid(c, i, self._flags)
-                        or (p != self._lastp and not _beats(c, i, last._cards, last._info, self._flags))):
-                    raise IllegalActionError(self._why_illegal(action))
-            elif p == self._lastp:
-                raise IllegalActionError(f"seat {p} leads and cannot pass (docs/rules.md §3)")
-            self._play(p, action, self._marked_count(p, action))
-            return
-        self._apply_other(action)
+    def _push_move(self, p: int, move: Move) -> None:
+        k = self._marked_count(p, move)
+        if (k == 0) != (type(move) is Move):  # recorded as played: a MarkedMove when marked-face cards were
+            move = MarkedMove._make(move, k) if k else cast(MarkedMove, move).move
+        self._play(p, move, k)
 
-    apply_action = apply
+    def _marked_played(self, p: int, k: int, sign: int) -> None:
+        """Seat ``p`` plays (``sign`` 1) or takes back (-1) ``k`` marked-face
+        cards; the twin played makes the landlords public (no doubling).  A
+        play with marked-face cards is always before the landlords are
+        public, so taking one back that made them public hides them again."""
+        if sign < 0 and self._revealed:
+            self._revealed, self._how, self._revealer = False, None, None
+        self._face[p] -= sign * k
+        if sign > 0 and (p == self._hidden or (self._hidden is None and self._face[p] == 0)):
+            self._revealed, self._how, self._revealer = True, "play", p
 
-    def push(self, action: "FiveAction | Move") -> None:
-        """Apply an action without the legality checks of play (search and
-        fast loops over ``legal_actions()``); an illegal move leaves an
-        inconsistent game.  Flow actions are checked as in ``apply``."""
-        if self._ph == _PLAY and isinstance(action, Move):
-            p = self._cur
-            if type(action) is Move and (self._revealed or not self._face[p]):
-                self._play(p, action, 0)
-            else:
-                self._play(p, action, self._marked_count(p, action))
-            return
-        self._apply_other(action)
+    def _marked_move(self, move: Move, k: int) -> Move:
+        n = (move._cards >> (4 * self._mrank)) & 0xF
+        if k > n:
+            raise InvalidMoveError(f"{move} holds {n} cards of the marked card's rank, so it cannot play {k} "
+                                   f"marked-face cards")
+        return MarkedMove._make(move, k)
 
     def _marked_count(self, p: int, move: Move) -> int:
         """Marked-face cards the move plays (see the module docstring).
@@ -716,85 +576,7 @@ class FiveGame(_GameBase):
                                      f"{Move.__str__(move)}")
         return move._marked  # type: ignore[attr-defined,no-any-return]
 
-    def _play(self, p: int, move: Move, k: int) -> None:
-        c, i = move._cards, move._info
-        rec = move if (k == 0) == (type(move) is Move) else (MarkedMove._make(move, k) if k else cast(MarkedMove, move).move)
-        rev = False
-        entry = [p, rec, k, rev, self._last, self._lastp]
-        self._hist.append(entry)
-        if i & 31:
-            h = self._hands[p]._word - c
-            self._hands[p] = _hand(h, 2)
-            self._last = move if type(move) is Move else Move._from_codes(c, i)
-            self._lastp = p
-            if i & 31 >= _BOMB and _doubling_bomb(c, i):
-                self._bombs += 1
-            self._plays[p] += 1
-            if k:
-                self._face[p] -= k
-                if p == self._hidden or (self._hidden is None and self._face[p] == 0):
-                    entry[3] = True  # the twin is played: the landlords are public (no doubling)
-                    self._revealed, self._how, self._revealer = True, "play", p
-            if not h:
-                self._winner = p
-                self._ph = _END
-                return
-        self._cur = p + 1 if p < 4 else 0
-
-    def _why_illegal(self, move: Move) -> str:
-        p = self._cur
-        hand = self._hands[p]
-        if not _contains(hand._word, move._cards):
-            return f"{move} is not in seat {p}'s hand {hand}"
-        if not _valid(move._cards, move._info, self._flags):
-            return f"{move} is not a valid combination under these rules"
-        if self._last._info & 31 == _JOKER_BOMB and _ncards(self._last._cards) == 4:
-            return f"{move} cannot be played: after four jokers every other player must pass (docs/rules.md §3)"
-        return (f"{move} does not beat {self._last} (docs/rules.md §2, §8: same type and number of cards with a "
-                f"higher main rank, or a higher bomb)")
-
-    def pop(self) -> "FiveAction | Move":
-        """Undo the last action and return it (as recorded: a ``MarkedMove``
-        when marked-face cards were played).  Raises ``IllegalActionError``
-        when there is nothing to undo."""
-        entry = self._pop_entry()
-        if len(entry) == 3:
-            return entry[1]  # type: ignore[no-any-return]
-        p, rec, k, rev, last, lastp = entry
-        c, i = rec._cards, rec._info
-        if i & 31:
-            self._hands[p] = _hand(self._hands[p]._word + c, 2)
-            if i & 31 >= _BOMB and _doubling_bomb(c, i):
-                self._bombs -= 1
-            self._plays[p] -= 1
-            self._face[p] += k
-            if rev:
-                self._revealed, self._how, self._revealer = False, None, None
-            self._ph = _PLAY
-            self._winner = None
-        self._last, self._lastp, self._cur = last, lastp, p
-        return rec  # type: ignore[no-any-return]
-
-    def copy(self) -> "FiveGame":
-        """An independent copy (same history, so it can ``pop`` too)."""
-        g = FiveGame.__new__(FiveGame)
-        for n in FiveGame.__slots__:
-            setattr(g, n, getattr(self, n))
-        g._hands = list(self._hands)
-        g._face = list(self._face)
-        g._queue = list(self._queue)
-        g._doubles = list(self._doubles)
-        g._plays = list(self._plays)
-        g._hist = list(self._hist)
-        return g
-
     # -- reading the state ----------------------------------------------------------------------
-    @property
-    def history(self) -> list[tuple[int, "FiveAction | Move"]]:
-        """Every action so far as ``(seat, action)`` pairs (moves as played:
-        ``MarkedMove`` when marked-face cards were among them)."""
-        return [(e[0], e[1]) for e in self._hist]
-
     @property
     def marked(self) -> FiveCard:
         """The marked card (明牌), turned up for everyone."""
@@ -838,33 +620,9 @@ class FiveGame(_GameBase):
         return None if self._how is None else (self._how, self._revealer)  # type: ignore[return-value]
 
     @property
-    def winner(self) -> Optional[int]:
-        """The seat that went out first, ``None`` until then."""
-        return self._winner
-
-    @property
     def base(self) -> int:
         """The base score (底分, points): 1."""
         return 1
-
-    @property
-    def doubles(self) -> tuple[int, ...]:
-        """Each seat's doubling factor (1 or 2)."""
-        return tuple(self._doubles)
-
-    @property
-    def bombs_played(self) -> int:
-        """Doubling bombs played so far (5-8 cards, three or four jokers)."""
-        return self._bombs
-
-    def hand(self, player: int) -> Hand:
-        """Seat ``player``'s current cards (ranks; the open landlord's include the bottom)."""
-        return self._hands[_seat(player)]
-
-    @property
-    def hands(self) -> list[Hand]:
-        """The five current hands (a god's-eye view; see ``observation``)."""
-        return list(self._hands)
 
     @property
     def bottom(self) -> Hand:
@@ -875,14 +633,14 @@ class FiveGame(_GameBase):
         """How many marked-face cards seat ``player`` still holds (tracked
         until the landlords are public; after that, capped by its cards of
         the marked rank)."""
-        s = _seat(player)
+        s = self._seat(player)
         return min(self._face[s], (self._hands[s]._word >> (4 * self._mrank)) & 0xF)
 
     def cards(self, player: int) -> tuple[FiveCard, ...]:
         """Seat ``player``'s current concrete cards: its ``marked_held``
         marked-face cards (the marked card first), then of each rank the
         lowest remaining cards it was dealt (suits are for display)."""
-        s = _seat(player)
+        s = self._seat(player)
         pool = list(self._dealt[s]) + (list(self._dealt[PLAYERS]) if s == self._open else [])
         word = self._hands[s]._word
         left = [(word >> (4 * r)) & 0xF for r in range(15)]
@@ -907,7 +665,7 @@ class FiveGame(_GameBase):
         """The multiplier breakdown so far (docs/rules.md §8); the spring is known
         once the game is over."""
         spring = False
-        if self._winner is not None:
+        if self._winner is not None:  # (an escape has no spring)
             won = self._winner in self.landlords
             losers = [s for s in range(PLAYERS) if (s in self.landlords) != won]
             spring = not any(self._plays[s] for s in losers)
@@ -920,15 +678,29 @@ class FiveGame(_GameBase):
         ``IllegalActionError`` while the game is not over."""
         if self._ph != _END:
             raise IllegalActionError("the game is not over: no settlement yet")
+        if self._escaped is not None:
+            return settle_five_escape(self._escaped, self.landlords, 1, self.escape_multiplier(), self.multiplier(),
+                                      self._doubles, self._room, self._beans)
         return settle_five(self.landlords, self._winner in self.landlords, 1, self.multiplier(),
                            self._doubles, self._room, self._beans)
 
-    def returns(self) -> list[float]:
-        """Points per seat (zero-sum, exact halves; all 0 before the end).
-        See ``settlement`` for beans."""
-        if self._ph != _END:
-            return [0.0] * PLAYERS
-        return list(self.settlement().points)
+    def deal_bombs(self) -> int:
+        """The doubling bombs of the deal (docs/rules.md §6 escape, §8): for
+        each hand as dealt (the open landlord's with the bottom), one for
+        every rank of 5 or more cards (a 5- to 8-card bomb) and one for 3 or 4
+        jokers; 4-card bombs and two jokers do not double.  Played, broken up
+        or still in hand, a bomb counts the same."""
+        n = 0
+        for s in range(PLAYERS):
+            w = sum(_UNIT[c] for c in self._dealt[s] + (self._dealt[PLAYERS] if s == self._open else ()))
+            n += sum(1 for r in range(13) if (w >> (4 * r)) & 0xF >= 5) + (((w >> 52) & 0xF) + ((w >> 56) & 0xF) >= 3)
+        return n
+
+    def escape_multiplier(self) -> int:
+        """M of the escape formula now (docs/rules.md §6, §8): 2 for every
+        doubling bomb of the deal (``deal_bombs``) and 2 for a chosen reveal;
+        without the room's initial multiplier and doubling."""
+        return 1 << (self.deal_bombs() + self._chosen)
 
     # -- information sets ------------------------------------------------------------------------
     def observation(self, player: int) -> FiveObservation:
@@ -938,7 +710,7 @@ class FiveGame(_GameBase):
         only), the bottom (open landlord only), card counts, the public
         history.  Two states that differ only in what this player cannot see
         give equal observations.  Raises ``IllegalActionError`` for a bad seat."""
-        s = _seat(player)
+        s = self._seat(player)
         op, hid, rev = self._open, self._hidden, self._revealed
         # What this seat knows of the team: the hidden landlord knows both
         # landlords, the open landlord whether it is alone (it saw the
@@ -957,19 +729,12 @@ class FiveGame(_GameBase):
         if rev and hid is not None and s in (op, hid):
             q = hid if s == op else op
             shown[q] = self._hands[q]
-        legal: Any = self.legal_actions() if s == self.current_player() else ()
-        if isinstance(legal, list):
-            legal = tuple(legal)
-        lm = self.last_move
         return FiveObservation(
-            player=s, phase=FivePhase(self._ph), current_player=self.current_player(), marked=self.marked,
-            open_landlord=op, hidden_landlord=known_hidden, solo=solo,
+            marked=self.marked, open_landlord=op, hidden_landlord=known_hidden, solo=solo,
             revealed=rev, allies=allies, opponents=opponents, hand=self._hands[s], cards=self.cards(s),
             marked_held=self.marked_held(s), shown=shown, bottom=self.bottom if s == op else None,
             card_counts=tuple(_ncards(h._word) for h in self._hands),
-            history=tuple((e[0], e[1]) for e in self._hist), base=1, multiplier=self.multiplier(),
-            doubles=self.doubles, last_move=lm, last_player=None if lm is None else self._lastp,
-            legal_actions=legal,
+            history=tuple((e[0], e[1]) for e in self._hist), base=1, **self._public(s),
         )
 
     # -- text ------------------------------------------------------------------------------------
@@ -982,7 +747,7 @@ class FiveGame(_GameBase):
         phase's "no").  Raises ``InvalidMoveError`` for unreadable text,
         ``AmbiguousMoveError`` (listing the readings) and
         ``IllegalActionError`` for cards that are no legal move here."""
-        return self._parse_text(text)  # type: ignore[no-any-return]
+        return super().parse_action(text)  # type: ignore[no-any-return]
 
     def _parse_move(self, t: str, low: str) -> Move:
         if " marked " in low:
@@ -1025,207 +790,15 @@ class FiveGame(_GameBase):
             lines.append(f"  to beat: {self.last_move} by seat {self._lastp}")
         if self._winner is not None:
             lines.append(f"  seat {self._winner} went out")
+        if self._escaped is not None:
+            lines.append(f"  seat {self._escaped} escaped")
         return "\n".join(lines)
+
+    def _landlords(self) -> tuple[int, ...]:
+        return self.landlords
 
     def _key(self) -> tuple[Any, ...]:
         return (self._rules, self._room, self._beans, self._dealt, self._marked, self._ph, self._cur,
                 tuple(self._queue), self._revealed, self._how, self._revealer, self._chosen, tuple(self._doubles),
                 self._last, self._lastp, self._bombs, tuple(self._plays), tuple(self._face),
-                tuple(h._word for h in self._hands), self._winner, tuple(self.history))
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, FiveGame):
-            return NotImplemented
-        return self._key() == other._key()
-
-    __hash__ = None  # type: ignore[assignment]
-
-    # -- records -------------------------------------------------------------------------------
-    def to_record(self) -> dict[str, Any]:
-        """The JSON-ready record (``ddzcore.records`` saves and loads it)::
-
-            {"format": "ddzcore-five", "version": 1, "rules": {changed fields},
-             "room": {...} or null, "beans": [5 ints] or null,
-             "deal": ["S3 H3' ...", (5 hands, then the bottom, as dealt)], "marked": "S3'",
-             "actions": ["0 no_reveal", ..., "0 33|pair|3|1", "1 pass", "3 3|single|3|1 marked 1"],
-             "result": {"over": ..., "winner": ..., "landlords": [...], "returns": [...]},
-             "settlement": FiveSettlement.to_dict() or null}
-        """
-        from .records import _rules_dict
-
-        over = self.is_terminal()
-        return {
-            "format": FIVE_FORMAT, "version": 1, "rules": _rules_dict(self._rules),
-            "room": None if self._room is None else dataclasses.asdict(self._room),
-            "beans": None if self._beans is None else list(self._beans),
-            "deal": [" ".join(str(c) for c in part) for part in self.deal], "marked": str(self.marked),
-            "actions": [_action_text(p, a) for p, a in self.history],
-            "result": {"over": over, "phase": str(self.phase), "winner": self._winner,
-                       "landlords": list(self.landlords), "revealed_by": list(self.revealed_by or []) or None,
-                       "returns": self.returns()},
-            "settlement": self.settlement().to_dict() if over else None,
-        }
-
-    @classmethod
-    @record_errors
-    def from_record(cls, record: dict[str, Any], check: bool = True) -> "FiveGame":
-        """Rebuild a game from its record by replaying every action; with
-        ``check`` the result and settlement must equal the recorded ones.
-        Raises ``RecordError``."""
-        from .errors import DdzError, RecordError
-        from .records import _field
-
-        if not isinstance(record, dict) or record.get("format") != FIVE_FORMAT:
-            raise RecordError(f"not a {FIVE_FORMAT} record")
-        if record.get("version") != 1:
-            raise RecordError(f"record version {record.get('version')!r} is not 1")
-        try:
-            rules = Rules(**_field(record, "rules", dict))
-            room_d = _field(record, "room", dict)
-            game = cls(rules, deal=_field(record, "deal", list), marked=_field(record, "marked", str),
-                       room=None if room_d is None else Room(**room_d), beans=_field(record, "beans", list))
-        except (TypeError, KeyError, ValueError) as e:
-            if isinstance(e, RecordError):
-                raise
-            raise RecordError(f"bad record set-up: {e}") from None
-        for k, text in enumerate(_field(record, "actions", list)):
-            try:
-                seat, body = str(text).strip().split(" ", 1)
-                if int(seat) != game.current_player():
-                    raise RecordError(f"action {k} ({text!r}) is by seat {seat}, but seat "
-                                      f"{game.current_player()} is to act")
-                game.apply(_parse_action_text(body, rules))
-            except (ValueError, DdzError) as e:
-                if isinstance(e, RecordError):
-                    raise
-                raise RecordError(f"action {k} ({text!r}) does not replay: {e}") from None
-        if check:
-            got = game.to_record()
-            if record.get("result") is not None and record["result"] != got["result"]:
-                raise RecordError(f"replayed result {got['result']} differs from the recorded {record['result']}")
-            if record.get("settlement") is not None and \
-                    FiveSettlement.from_dict(record["settlement"]) != game.settlement():
-                raise RecordError("the replayed settlement differs from the recorded one")
-        return game
-
-
-#: The ``format`` field of five-player records.
-FIVE_FORMAT = "ddzcore-five"
-
-
-def _action_text(seat: int, action: "FiveAction | Move") -> str:
-    if isinstance(action, Move):
-        return f"{seat} {'pass' if action.is_pass else str(action)}"
-    return f"{seat} {FiveAction(action)}"
-
-
-def _parse_action_text(body: str, rules: Rules) -> "FiveAction | Move":
-    body = body.strip()
-    if body == "pass":
-        return PASS
-    if "|" in body:
-        if " marked " in body:
-            move, k = body.rsplit(" marked ", 1)
-            return MarkedMove(Move.parse(move, rules), int(k))
-        return Move.parse(body, rules)
-    return FiveAction.parse(body)
-
-
-# -- simulation ------------------------------------------------------------------------------
-
-@dataclass
-class FiveStats:
-    """Results of ``run_five_games`` (docs/rules.md §8).
-
-    - ``games``; ``landlord_wins`` / ``farmer_wins`` (games each side won);
-      ``solo`` (games where the open landlord played alone);
-    - ``reveals_chosen`` (a landlord chose to reveal, x2), ``reveals_played``
-      (the landlords became public when the twin was played);
-    - ``multiplier_total`` (for the average), ``springs``, ``bombs`` (doubling bombs);
-    - ``points``: points per seat summed; ``net``: beans per seat summed
-      (after the rake); ``landlord_net`` / ``farmer_net``: beans by role;
-      ``rake``; ``seat_wins``: games each seat's side won; ``seconds``.
-    """
-
-    games: int = 0
-    landlord_wins: int = 0
-    farmer_wins: int = 0
-    solo: int = 0
-    reveals_chosen: int = 0
-    reveals_played: int = 0
-    multiplier_total: int = 0
-    springs: int = 0
-    bombs: int = 0
-    points: list[float] = field(default_factory=lambda: [0.0] * PLAYERS)
-    net: list[int] = field(default_factory=lambda: [0] * PLAYERS)
-    landlord_net: int = 0
-    farmer_net: int = 0
-    rake: int = 0
-    seat_wins: list[int] = field(default_factory=lambda: [0] * PLAYERS)
-    seconds: float = 0.0
-
-    @property
-    def landlord_win_rate(self) -> float:
-        """Share of the games the landlords' side won (0-1)."""
-        return self.landlord_wins / self.games if self.games else 0.0
-
-    @property
-    def average_multiplier(self) -> float:
-        """Mean final multiplier."""
-        return self.multiplier_total / self.games if self.games else 0.0
-
-    @property
-    def spring_rate(self) -> float:
-        """Share of the games whose losing side played no card (0-1)."""
-        return self.springs / self.games if self.games else 0.0
-
-    @property
-    def games_per_second(self) -> float:
-        """Games per second of wall time."""
-        return self.games / self.seconds if self.seconds else 0.0
-
-    def add(self, game: FiveGame) -> None:
-        """Count one finished game."""
-        s = game.settlement()
-        self.games += 1
-        self.solo += game.solo
-        how = game.revealed_by
-        self.reveals_chosen += s.multiplier.reveal
-        self.reveals_played += how is not None and how[0] == "play"
-        self.multiplier_total += s.multiplier.total
-        self.springs += s.spring
-        self.bombs += s.multiplier.bombs
-        self.rake += sum(s.rake)
-        for seat in range(PLAYERS):
-            self.points[seat] += s.points[seat]
-            self.net[seat] += s.net[seat]
-            if seat in s.landlords:
-                self.landlord_net += s.net[seat]
-            else:
-                self.farmer_net += s.net[seat]
-        for seat in s.winners:
-            self.seat_wins[seat] += 1
-        if s.landlord_won:
-            self.landlord_wins += 1
-        else:
-            self.farmer_wins += 1
-
-
-def run_five_games(n: int, bots: Sequence[Any], seed: Optional[int] = None, rules: Optional[Rules] = None,
-                   room: Optional[Room] = None, beans: Optional[Sequence[int]] = None,
-                   progress: Optional[Callable[[int], None]] = None) -> FiveStats:
-    """Play ``n`` five-player games with five ``bots`` (seat order; see
-    ``ddzcore.bots``) and gather ``FiveStats``.  ``seed`` makes the deals
-    reproducible (one ``numpy`` Generator for the run); every game starts
-    from the same ``beans``.  Raises ``ValueError`` unless five bots."""
-    from .bots import play_game
-
-    rng = np.random.default_rng(seed)
-    stats = FiveStats()
-    t = time.perf_counter()
-    for k in range(n):
-        stats.add(play_game(FiveGame(rules, seed=rng, room=room, beans=beans), bots))
-        if progress is not None:
-            progress(k + 1)
-    stats.seconds = time.perf_counter() - t
-    return stats
+                tuple(h._word for h in self._hands), self._winner, self._escaped, tuple(self.history))
