@@ -50,3 +50,10 @@ def test_five_players() -> None:
     assert o is not None and o.termination is Termination.CARDS_OUT and o.landlords == g.landlords
     assert o.points == g.settlement().points and (o.winner in g.landlords) == o.landlords_won
     assert str(Termination.ESCAPE) == "escape"
+
+
+def test_laizi_points_are_floats_as_returns() -> None:
+    g = play_game(Game(Rules(laizi=True), seed=4), [RandomBot(1), RandomBot(2), RandomBot(3)])
+    o = g.outcome
+    assert o is not None and o.points == tuple(g.returns()) == tuple(float(p) for p in g.settlement().points)
+    assert all(isinstance(p, float) for p in o.points)

@@ -137,8 +137,9 @@ class Outcome:
     - ``winners``: the seats of the side that won (for an escape the side
       that receives the penalty; ``()`` at the redeal cap).
     - ``spring``: a spring or anti-spring (docs/rules.md §3, §8).
-    - ``points``: signed settlement points per seat (sum zero): ints, or
-      floats in laizi games (docs/rules.md §7) and with five players.
+    - ``points``: signed settlement points per seat (sum zero), as
+      ``returns()``: ints, or floats in laizi games (docs/rules.md §7; the
+      settlement holds the exact fractions) and with five players.
     """
 
     termination: Termination
@@ -541,7 +542,7 @@ class GameBase:
         else:
             how = Termination.REDEAL_CAP
         return Outcome(how, self._winner, self._escaped, self._landlords(), tuple(s.winners), bool(s.spring),
-                       tuple(s.points))
+                       tuple(self.returns()))
 
     def returns(self) -> list[Any]:
         """Points per seat (zero-sum; all 0 before the end): ints, or floats
