@@ -75,22 +75,20 @@ Points the rule book (docs/rules.md) leaves open, decided here:
 
 from __future__ import annotations
 
-import dataclasses
-import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any, Callable, Optional, Sequence, Union, cast
+from typing import Any, Optional, Sequence, Union, cast
 
 import numpy as np
 
-from ..cards import _UNIT, RANK_CHARS, Card, FiveCard, Hand, Rank, _card_rank, _scan, parse_five_cards
+from ..cards import _UNIT, RANK_CHARS, FiveCard, Hand, _card_rank, _scan
 from ..errors import IllegalActionError, InvalidArgumentError, InvalidCardsError, InvalidDealError, InvalidMoveError
 from ..errors import InvalidRulesError
 from ..generate import legal_moves
 from ..moves import PASS, Combo, Move, MoveList
 from ..rules import Rules
-from .base import TERMINAL, GameBase, _hand, _ncards, _parse_enum, check_room_beans
-from .settlement import FiveMultiplier, FiveSettlement, Room, escape_penalty, settle_five, settle_five_escape
+from .base import GameBase, _hand, _ncards, _parse_enum, check_room_beans
+from .settlement import FiveMultiplier, FiveSettlement, Room, settle_five, settle_five_escape
 
 __all__ = ["FivePhase", "FiveAction", "MarkedMove", "FiveObservation", "FiveGame"]
 

@@ -78,7 +78,6 @@ from operator import attrgetter
 
 import numpy as np
 
-from .. import _kernel
 from ..cards import _UNIT, RANK_CHARS, Card, Hand, Rank, _card_rank, parse_cards
 from ..errors import IllegalActionError, InvalidArgumentError, InvalidCardsError, InvalidDealError, InvalidMoveError
 from ..errors import InvalidRulesError

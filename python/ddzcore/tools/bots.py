@@ -15,9 +15,7 @@ of ``obs.legal_actions``::
 from __future__ import annotations
 
 import random
-import time
-from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Optional, Protocol, Sequence, TypeVar, Union, cast
+from typing import Any, Iterable, Protocol, Sequence, TypeVar, Union, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -26,7 +24,6 @@ from ..game.five import FiveAction, FiveGame, FiveObservation, FivePhase
 from ..game.three import Action, Game, Observation, Phase
 from ..moves import Combo, Move
 from ..rules import Rules
-from ..game.settlement import Room
 
 __all__ = ["Bot", "RandomBot", "RuleBot", "highest_bid", "AnyAction", "AnyObservation"]
 
