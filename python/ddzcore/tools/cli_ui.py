@@ -236,7 +236,7 @@ def explain_five_settlement(s: FiveSettlement, names: Sequence[str], coefficient
     if s.escaped is not None:
         e = s.escaped
         out = [f"{names[e]} escaped (逃跑): escape multiplier M = {s.escape_multiplier}, charged "
-               f"{points_text(-s.points[e])} points, shared by the other side (docs/rules.md §8)."]
+               f"{-s.points[e]:g} points, shared by the other side (docs/rules.md §8)."]
         out += [f"  {names[q]}: receives {points_text(s.points[q])} points" for q in s.winners]
         return out + _beans_lines(names, s.points, s.transfers, s.rake, s.net, coefficient)
     unit = s.base * m.total
