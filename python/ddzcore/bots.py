@@ -26,7 +26,7 @@ from .five import FiveAction, FiveGame, FiveObservation, FivePhase
 from .game import Action, Game, Observation, Phase
 from .moves import Combo, Move
 from .rules import Rules
-from .settlement import Room
+from .settlement import Room, Settlement
 
 __all__ = ["Bot", "RandomBot", "RuleBot", "play_game", "run_games", "SimulationStats", "make_bot", "BOTS"]
 
@@ -362,27 +362,30 @@ class SimulationStats:
 
     def add(self, game: Game) -> None:
         """Count one finished game."""
-        s = game.settlement()
-        self.games += 1
-        self.rake += sum(s.rake)
+        self.add_settlement(game.settlement())
+
+    def add_settlement(self, s: Settlement, times: int = 1) -> None:
+        """Count ``times`` finished games that each settled as ``s``."""
+        self.games += times
+        self.rake += sum(s.rake) * times
         for seat in range(3):
-            self.net[seat] += s.net[seat]
+            self.net[seat] += s.net[seat] * times
         if s.landlord is None:
-            self.no_landlord += 1
+            self.no_landlord += times
             return
         for seat in range(3):
             if seat == s.landlord:
-                self.landlord_net += s.net[seat]
+                self.landlord_net += s.net[seat] * times
             else:
-                self.farmer_net += s.net[seat]
-        self.multiplier_total += s.multiplier.total
-        self.springs += s.spring
+                self.farmer_net += s.net[seat] * times
+        self.multiplier_total += s.multiplier.total * times
+        self.springs += s.spring * times
         for seat in s.winners:
-            self.seat_wins[seat] += 1
+            self.seat_wins[seat] += times
         if s.landlord in s.winners:
-            self.landlord_wins += 1
+            self.landlord_wins += times
         else:
-            self.farmer_wins += 1
+            self.farmer_wins += times
 
 
 def run_games(n: int, bots: Sequence[Bot], seed: Optional[int] = None, rules: Optional[Rules] = None,

@@ -1,0 +1,159 @@
+"""Bot games in the kernel: the fast path of ``ddz simulate`` (docs/rules.md §3-6).
+
+When every seat is a ``RandomBot`` or a default ``RuleBot`` (地主/农民 rule
+player), ``run_native_games`` plays the same three-player games as
+``bots.run_games`` (the full flow of ``Game``: show cards 明牌, calling and
+robbing 叫地主/抢地主 or point bidding 叫分 with redeals, the landlord's show
+after the bottom, doubling 加倍, then play) without building a ``Game`` or an
+``Observation``: the rule bot decides in C (``ddzcore._botplay``), and the
+games are settled in Python once per distinct outcome.
+
+- Rule bots only: the deals are drawn from ``numpy.random.default_rng(seed)``
+  exactly as ``Game`` draws them, so the statistics equal ``run_games``'s
+  for the same seed (``seconds`` aside).
+- With a random seat: each game has its own kernel stream derived from
+  ``(seed, game number)``, as ``ddzcore.simulate``'s (with random bots, no
+  shows and no doubling, the very games ``simulate`` plays); Python's
+  ``random`` stream of ``RandomBot`` cannot be reproduced, so the figures
+  differ from ``run_games``'s game by game, not in distribution.
+
+Laizi rooms, two decks and other bots are not played here
+(``native_runner`` returns ``None``; use ``run_games``).
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from typing import Callable, Optional, Sequence
+
+import numpy as np
+
+from . import _botplay
+from .bots import Bot, RandomBot, RuleBot, SimulationStats
+from .errors import InvalidArgumentError
+from .rules import Rules
+from .settlement import Multiplier, Room, combine_shows, settle_game, settle_no_landlord
+
+__all__ = ["run_native_games", "native_runner", "native_policy", "fresh_seed"]
+
+#: Policy codes of the kernel: a uniformly random choice, or the rule bot's.
+RANDOM, RULE = 0, 1
+_CHUNK = 4096  # games per kernel call (the progress callback runs between calls)
+# One card's word by concrete card 0-53 (4 × rank + suit; 52, 53 the jokers; docs/rules.md §1).
+_UNITS = np.array([1 << (4 * (c >> 2 if c < 53 else 14)) for c in range(54)], dtype=np.uint64)
+_DEFAULT_RULE = (RuleBot().call_at, RuleBot().rob_at, RuleBot().double_at, RuleBot().show_at)
+
+
+def fresh_seed() -> int:
+    """A new random seed, an int in 0..2**63-1 (for a run to print and be repeated with)."""
+    return secrets.randbits(63)
+
+
+def native_policy(bots: Sequence[Bot]) -> Optional[tuple[int, int, int]]:
+    """The kernel policies (``RANDOM`` 0, ``RULE`` 1) of three bots, or ``None``
+    unless each is a ``RandomBot`` or a ``RuleBot`` with the default thresholds."""
+    out = []
+    for b in bots:
+        if type(b) is RandomBot:
+            out.append(RANDOM)
+        elif type(b) is RuleBot and (b.call_at, b.rob_at, b.double_at, b.show_at) == _DEFAULT_RULE:
+            out.append(RULE)
+        else:
+            return None
+    return (out[0], out[1], out[2]) if len(out) == 3 else None
+
+
+def native_runner(bots: Sequence[Bot], rules: Optional[Rules] = None) -> Optional[Callable[..., SimulationStats]]:
+    """``run_native_games`` when the kernel can play these bots under these
+    rules (three random or default rule bots, one deck, no laizi), else ``None``."""
+    rules = Rules.coerce(rules)
+    if native_policy(bots) is None or rules.decks != 1 or rules.laizi or rules.wild is not None:
+        return None
+    return run_native_games
+
+
+def _draw_deals(rng: np.random.Generator, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The next ``k`` deals of ``rng`` as ``Game`` draws them (a permutation of
+    the 54 cards, 17 to each seat in turn and 3 to the bottom, then the first
+    caller): hands (k, 3) and bottom (k,) card words, first callers (k,)."""
+    perms = np.empty((k, 54), np.intp)
+    first = np.empty(k, np.int8)
+    for i in range(k):
+        perms[i] = rng.permutation(54)
+        first[i] = int(rng.random() * 3)
+    units = _UNITS[perms]
+    hands = units[:, :51].reshape(k, 3, 17).sum(axis=2, dtype=np.uint64)
+    return np.ascontiguousarray(hands), units[:, 51:].sum(axis=1, dtype=np.uint64), first
+
+
+def _kernel_args(rules: Rules, room: Optional[Room], beans: Optional[Sequence[int]]) -> tuple[object, ...]:
+    """The flow arguments of ``_botplay._play_games`` for these rules and room."""
+    cap = -1 if rules.max_redeals is None else min(rules.max_redeals, 60000)
+    may = [[room is None or room.may_double(s, ll, beans) for s in range(3)] for ll in range(3)]
+    return (rules.flags, rules.bidding == "points", rules.rob_back, cap,
+            (rules.show_start, rules.show_deal_early, rules.show_deal_late), rules.show_bottom, rules.doubling, may)
+
+
+_KEYS = ("landlord", "landlord_won", "base", "robs", "bombs", "spring", "anti_spring")
+
+
+def _add_games(stats: SimulationStats, cols: dict[str, np.ndarray], rules: Rules, room: Optional[Room],
+               beans: Optional[Sequence[int]]) -> None:
+    """Count the games of ``cols`` in ``stats``, settling each distinct outcome once (docs/rules.md §6)."""
+    if not len(cols["landlord"]):
+        return
+    cols = dict(cols, landlord_won=cols["winner"] == cols["landlord"])
+    table = np.column_stack([cols[k].astype(np.int64) for k in _KEYS] + [cols["shows"], cols["doubles"]])
+    rows, counts = np.unique(table, axis=0, return_counts=True)
+    initial = room.initial_multiplier if room is not None else 1
+    for row, times in zip(rows.tolist(), counts.tolist()):
+        landlord, won, base, robs, bombs, spring, anti = row[:7]
+        m = Multiplier(initial=initial, robs=robs, bombs=bombs, show=combine_shows(row[7:10], rules.show_combine),
+                       spring=bool(spring), anti_spring=bool(anti))
+        if landlord < 0:
+            s = settle_no_landlord(m)
+        else:
+            s = settle_game(landlord, bool(won), base, m, tuple(row[10:13]), room, beans)
+        stats.add_settlement(s, times)
+
+
+def run_native_games(n: int, bots: Sequence[Bot], seed: Optional[int] = None, rules: Optional[Rules] = None,
+                     room: Optional[Room] = None, beans: Optional[Sequence[int]] = None,
+                     progress: Optional[Callable[[int], None]] = None) -> SimulationStats:
+    """``bots.run_games`` in the kernel, for three ``RandomBot`` / default
+    ``RuleBot`` seats (see the module docstring for which figures equal
+    ``run_games``'s).  ``seed``: int (``None``: fresh entropy); ``progress(k)``
+    is called after every few thousand games.  Returns ``SimulationStats``.
+    Raises ``InvalidArgumentError`` for other bots, laizi or two-deck rules."""
+    rules = Rules.coerce(rules)
+    policy = native_policy(bots)
+    if policy is None or native_runner(bots, rules) is None:
+        raise InvalidArgumentError("run_native_games plays RandomBot and default RuleBot seats under one-deck "
+                                   "rules without laizi; use run_games")
+    if beans is not None and (len(beans) != 3 or any(not isinstance(b, int) or b < 0 for b in beans)):
+        raise InvalidArgumentError(f"beans must be three ints >= 0, not {beans!r}")
+    flow = _kernel_args(rules, room, beans)
+    given = policy == (RULE, RULE, RULE)  # rule bots only: Game's deals from this generator
+    rng = np.random.default_rng(seed) if given or seed is None else None
+    kseed = seed % (1 << 64) if seed is not None else 0 if given else int(rng.integers(0, 1 << 63))  # type: ignore[union-attr]
+    stats = SimulationStats()
+    t = time.perf_counter()
+    empty = np.empty((0, 3), np.uint64), np.empty(0, np.uint64), np.empty(0, np.int8)
+    hands, bottom, first = empty
+    done, short = 0, False
+    while done < n:
+        want = min(_CHUNK, n - done)
+        if rng is not None and given and (short or len(first) < want + 8):  # a deal a game, more for redeals
+            more = _draw_deals(rng, want + want // 4 + 16)
+            hands, bottom, first = (np.concatenate([a, b]) for a, b in zip((hands, bottom, first), more))
+        deals = (hands, bottom, first) if given else (None, None, None)
+        cols, played, used = _botplay._play_games(want, kseed, done, *flow, policy, *deals)
+        hands, bottom, first = hands[used:], bottom[used:], first[used:]
+        _add_games(stats, cols, rules, room, beans)
+        done += played
+        short = played < want
+        if progress is not None:
+            progress(done)
+    stats.seconds = time.perf_counter() - t
+    return stats
