@@ -13,10 +13,11 @@ from click.testing import CliRunner
 
 from ddzcore import Game, Hand, PlayState, Room, Rules, simulate
 from ddzcore import _botplay, botsim, cli_game
-from ddzcore.bots import Bot, RandomBot, RuleBot, _strength, run_games
+from ddzcore.bots import Bot, RandomBot, RuleBot, SimulationStats, _strength, run_games
 from ddzcore.cli import main
 from ddzcore.errors import InvalidArgumentError
 from ddzcore.game import OPENSPIEL_FLOW, Phase
+from ddzcore.settlement import Multiplier, combine_shows, settle_game, settle_no_landlord
 
 NO_FLOW = dict(show_start=0, show_deal_early=0, show_deal_late=0, show_bottom=0, doubling=False)
 PLAY_RULES = [Rules(), Rules.preset("rlcard"), Rules.preset("openspiel"), Rules.preset("botzone"), Rules(wild="7")]
@@ -141,6 +142,24 @@ def test_random_stats_are_simulates() -> None:
     for seat in range(3):
         side = np.where(ref.landlord == seat, ref.landlord_won, ~ref.landlord_won) & has
         assert stats.seat_wins[seat] == int(side.sum())
+
+
+def test_outcomes_settled_once_count_as_each_game_settled() -> None:
+    """Random seats, shows, doubling, beans, the winners' cap: grouping games by outcome changes no figure."""
+    rules, room, beans = Rules(), Room(coefficient=10, rake=2, initial_multiplier=2, double_threshold=100), [500, 80, 2000]
+    cols, _, _ = _botplay._play_games(3000, 5, 0, *botsim._kernel_args(rules, room, beans), (0, 0, 1))
+    grouped, each = SimulationStats(), SimulationStats()
+    botsim._add_games(grouped, cols, rules, room, beans)
+    for i in range(3000):
+        ll = int(cols["landlord"][i])
+        m = Multiplier(initial=2, robs=int(cols["robs"][i]), bombs=int(cols["bombs"][i]),
+                       show=combine_shows([int(x) for x in cols["shows"][i]]), spring=bool(cols["spring"][i]),
+                       anti_spring=bool(cols["anti_spring"][i]))
+        each.add_settlement(settle_no_landlord(m) if ll < 0 else
+                            settle_game(ll, bool(cols["winner"][i] == ll), int(cols["base"][i]), m,
+                                        tuple(int(d) for d in cols["doubles"][i]), room, beans))
+    assert grouped == each and each.multiplier_total > 0
+    assert (cols["shows"] > 0).any() and (cols["doubles"] == 2).any()
 
 
 def test_mixed_seats_and_refusals() -> None:
