@@ -100,13 +100,19 @@ def _kernel_args(rules: Rules, room: Optional[Room], beans: Optional[Sequence[in
 
 
 def _distinct_rows(table: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The distinct rows of an int table (n, k): each one's first row index,
-    its count and every row's group (as ``np.unique(axis=0)``, through one int64 key: faster)."""
+    """The distinct rows of an int64 table (n, k): each one's first row index,
+    its count and every row's group (as ``np.unique(axis=0)``, through one
+    int64 key per row: one sort instead of a sort of rows)."""
     key = np.zeros(len(table), np.int64)
+    span = 1
     for col in table.T:
-        values, code = np.unique(col, return_inverse=True)
-        key = key * len(values) + code.reshape(-1)
-    _, first, group, counts = np.unique(key, return_index=True, return_inverse=True, return_counts=True)
+        lo, hi = int(col.min()), int(col.max())
+        span *= hi - lo + 1
+        key = key * (hi - lo + 1) + (col - lo)
+    if span >= 1 << 63:  # too wide to pack (never with game outcomes): sort the rows
+        _, first, group, counts = np.unique(table, axis=0, return_index=True, return_inverse=True, return_counts=True)
+    else:
+        _, first, group, counts = np.unique(key, return_index=True, return_inverse=True, return_counts=True)
     return first, counts, group.reshape(-1)
 
 
