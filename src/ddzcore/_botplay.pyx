@@ -247,6 +247,14 @@ cdef inline bint choose(Rng* r, int policy, bint rule_says) noexcept nogil:
     return rule_says if policy == RULE else rng_below(r, 2) == 1
 
 
+cdef bint rob(Rng* r, const Flow* f, GameOut* g, int p, int k) noexcept nogil:
+    """Seat p's rob decision (抢地主), recorded as decision k of the calling: whether it robs."""
+    cdef bint robs = choose(r, f.policy[p], strength(g.hands[p], -1) >= ROB_AT)
+    g.calls[k] = A_ROB if robs else A_NO_ROB
+    g.robs += robs
+    return robs
+
+
 cdef int flow(Rng* r, const Flow* f, Deals* d, GameOut* g) noexcept nogil:
     """Deal and run the flow of ``Game`` up to play (docs/rules.md §4-5): the
     landlord, -1 when the redeal cap ended the game, -2 when the given
@@ -322,20 +330,11 @@ cdef int flow(Rng* r, const Flow* f, Deals* d, GameOut* g) noexcept nogil:
             if caller >= 0:
                 for j in range(i + 1, 3):  # each seat after the caller may rob once
                     p = (start + j) % 3
-                    if choose(r, f.policy[p], strength(g.hands[p], -1) >= ROB_AT):
-                        g.calls[k] = A_ROB
-                        g.robs += 1
+                    if rob(r, f, g, p, k):
                         robber = p
-                    else:
-                        g.calls[k] = A_NO_ROB
                     k += 1
-                if robber >= 0 and f.rob_back:  # the caller's last chance
-                    if choose(r, f.policy[caller], strength(g.hands[caller], -1) >= ROB_AT):
-                        g.calls[k] = A_ROB
-                        g.robs += 1
-                        robber = caller
-                    else:
-                        g.calls[k] = A_NO_ROB
+                if robber >= 0 and f.rob_back and rob(r, f, g, caller, k):  # the caller's last chance
+                    robber = caller
                 landlord = caller if robber < 0 else robber
         if landlord < 0 and shower >= 0:  # everybody passed: the first to show is the landlord
             landlord = shower
