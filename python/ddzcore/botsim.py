@@ -1,6 +1,6 @@
 """Bot games in the kernel: the fast path of ``ddz simulate`` (docs/rules.md §3-6).
 
-When every seat is a ``RandomBot`` or a default ``RuleBot`` (地主/农民 rule
+When every seat is a ``RandomBot`` or a default ``RuleBot`` (the rule-based
 player), ``run_native_games`` plays the same three-player games as
 ``bots.run_games`` (the full flow of ``Game``: show cards 明牌, calling and
 robbing 叫地主/抢地主 or point bidding 叫分 with redeals, the landlord's show
