@@ -23,7 +23,7 @@ from typing import Optional
 
 import numpy as np
 
-from . import _state
+from . import _botplay, _state
 from ._state import MAX_MOVES_HINT, RECORD_DTYPE, STATE_BYTES, UNDO_BYTES, PlayState
 from .errors import InvalidArgumentError, InvalidRulesError, MoveIndexError
 from .rules import Rules
@@ -129,6 +129,9 @@ class SelfPlay:
         return self.moves[self.offsets[i]:self.offsets[i + 1]]
 
 
+_ALL = ((True,) * 3,) * 3  # every seat may double (unused: simulate plays no doubling)
+
+
 def _seed_arg(seed: object, name: str) -> int:
     if isinstance(seed, np.integer):
         seed = int(seed)
@@ -138,9 +141,12 @@ def _seed_arg(seed: object, name: str) -> int:
 
 
 def _simulate_threads(n_games: int, seed: int, rules: Rules, cap: int, record: bool, first_game: int,
-                      threads: int) -> dict[str, np.ndarray]:
+                      threads: int, policy: str = "random") -> dict[str, np.ndarray]:
     """_state._simulate's columns for games first_game.., split over threads in contiguous ranges."""
     def run(lo: int, hi: int) -> dict[str, np.ndarray]:
+        if policy == "rule":  # the rule bot at every seat, in the kernel (ddzcore._botplay)
+            return _botplay._play_games(hi - lo, seed, first_game + lo, rules.flags, rules.bidding == "points",
+                                        rules.rob_back, cap, (0, 0, 0), 0, False, _ALL, (1, 1, 1))[0]
         return dict(_state._simulate(hi - lo, seed, rules.flags, rules.bidding == "points", rules.rob_back,
                                      cap, record, first_game + lo))
 
@@ -173,7 +179,9 @@ def simulate(n_games: int, seed: int, policy: str = "random", rules: "Rules | st
     platform; game i uses its own stream derived from ``(seed, first_game +
     i)``, so ``simulate(n, s, first_game=k)`` plays games k..k+n-1 of the
     same run (split a run across threads this way: the GIL is released).
-    ``policy``: only ``"random"``.  ``rules``: a one-deck ``Rules`` (or
+    ``policy``: ``"random"``, or ``"rule"``: every seat plays as
+    ``ddzcore.tools.bots.RuleBot`` (its calls, robs, bids and moves, decided in C;
+    the same deals and first callers as ``"random"``).  ``rules``: a one-deck ``Rules`` (or
     preset name) without wild cards (its move-generation switches and ``bidding``, ``rob_back``,
     ``max_redeals``).
     ``record``: also return every move (see ``SelfPlay``); with one thread
@@ -193,9 +201,11 @@ def simulate(n_games: int, seed: int, policy: str = "random", rules: "Rules | st
     if rules.wild is not None or rules.laizi:
         raise InvalidRulesError("simulate does not play laizi (Rules.wild / Rules.laizi): drive a PlayState "
                          "with Rules(wild=...) or play laizi rooms with Game")
-    if policy != "random":
-        raise InvalidArgumentError(f"unknown policy {policy!r}; the kernel plays 'random' only "
+    if policy not in ("random", "rule"):
+        raise InvalidArgumentError(f"unknown policy {policy!r}; the kernel plays 'random' and 'rule' "
                          "(drive a PlayState from Python or Cython for other policies)")
+    if policy == "rule" and record:
+        raise InvalidArgumentError("simulate records the moves of policy='random' only")
     if isinstance(n_games, np.integer):
         n_games = int(n_games)
     if not isinstance(n_games, int) or isinstance(n_games, bool) or not 0 <= n_games <= 1 << 40:
@@ -205,7 +215,7 @@ def simulate(n_games: int, seed: int, policy: str = "random", rules: "Rules | st
     cap = -1 if rules.max_redeals is None else min(rules.max_redeals, 60000)
     if not isinstance(threads, int) or isinstance(threads, bool) or threads < 1:
         raise InvalidArgumentError(f"threads must be an int >= 1, not {threads!r}")
-    cols = _simulate_threads(n_games, seed, rules, cap, bool(record), first_game, threads)
+    cols = _simulate_threads(n_games, seed, rules, cap, bool(record), first_game, threads, policy)
     robs, bombs = cols["robs"], cols["bombs"]
     spring = cols["spring"] | cols["anti_spring"]
     multiplier = np.left_shift(np.int64(1), robs.astype(np.int64) + bombs.astype(np.int64) + spring)

@@ -16,10 +16,12 @@ from libc.stdint cimport int8_t, uint8_t, int32_t, int64_t, uint64_t
 
 from ddzcore.bits cimport *
 from ddzcore._state cimport State, Undo, PlayState, legal, push, is_over, Rng, rng_seed, rng_below, splitmix64, MAX_MOVES
+from ddzcore._botplay cimport rule_play
 
 cimport numpy as cnp
 import numpy as np
 from ddzcore.errors import InvalidArgumentError
+from ddzcore._botplay import _rule_play
 
 cnp.import_array()
 
@@ -83,85 +85,6 @@ cdef inline int random_choice(const State* s, Rng* r, MoveRec* buf, Py_ssize_t n
     return rng_below(r, <unsigned int>n)
 
 
-cdef int rule_choice(const State* s, MoveRec* buf, Py_ssize_t n) noexcept nogil:
-    """``RuleBot._play`` (python/ddzcore/bots.py) on the native state: the
-    same scores in the same floating-point order, ties to the first move in
-    kernel order, so both choose the same move (one deck, no wild cards)."""
-    cdef int me = s.turn, r, i, c, best = -1, combo, main, nc, brk, opp_min = 99, q, tier, key, best_key
-    cdef u64 hand = s.hand[me], cards
-    cdef int hc[15]
-    cdef bint bomb_rank[15]
-    cdef bint danger, is_bomb, ubc, lead
-    cdef double score, best_score = 0.0, extra
-    if n == 1:
-        return 0
-    for i in range(n):
-        if buf[i].cards == hand:
-            return i
-    for r in range(15):
-        hc[r] = count_of(hand, r)
-        bomb_rank[r] = hc[r] >= 4
-    if hc[13] + hc[14] >= 2:
-        bomb_rank[13] = bomb_rank[14] = True
-    for q in range(3):
-        if q != me and (me == s.landlord or q == s.landlord):
-            c = card_total(s.hand[q])
-            if c < opp_min:
-                opp_min = c
-    danger = opp_min <= 4
-    lead = s.last_info == 0
-    if not lead and s.owner != me and me != s.landlord and s.owner != s.landlord:
-        return 0                       # the partner's move stands: pass (first when following)
-    for i in range(n):
-        cards = buf[i].cards
-        combo = info_combo(buf[i].info)
-        if combo == C_PASS:
-            continue
-        main = info_main(buf[i].info)
-        is_bomb = is_bomb_combo(combo)
-        if not lead and is_bomb:
-            continue
-        nc = 0
-        brk = 0
-        ubc = False
-        for r in range(15):
-            c = count_of(cards, r)
-            if c:
-                nc += c
-                if c < hc[r]:
-                    brk += 1
-                if bomb_rank[r]:
-                    ubc = True
-        if is_bomb:
-            ubc = False
-        if lead:
-            score = 2.0 * nc - 0.6 * main - 3.0 * brk - 20.0 * ubc - 40.0 * is_bomb
-            if danger:
-                extra = 1.0 * nc + 0.8 * main * (nc == 1)
-                score = score + extra
-        else:
-            score = -1.0 * main - 3.0 * brk - 20.0 * ubc
-            if danger:
-                score = score + 2.0 * main
-        if best < 0 or score > best_score:
-            best = i
-            best_score = score
-    if best >= 0:
-        return best
-    if not (danger or card_total(hand) <= 6):
-        return 0
-    best_key = 1 << 30
-    for i in range(n):                 # the weakest bomb: rank bombs before the rocket
-        combo = info_combo(buf[i].info)
-        if is_bomb_combo(combo):
-            tier = 3 if combo == C_ROCKET else 1
-            key = 16 * tier + info_main(buf[i].info)
-            if key < best_key:
-                best_key = key
-                best = i
-    return best if best >= 0 else 0
-
-
 cdef int play_out(State* s, Rng* r, int policy, MoveRec* buf) noexcept nogil:
     """Play s to the end with the policy; returns the winner's seat."""
     cdef Py_ssize_t n
@@ -171,7 +94,7 @@ cdef int play_out(State* s, Rng* r, int policy, MoveRec* buf) noexcept nogil:
         n = legal(s, buf, MAX_MOVES)
         if n > MAX_MOVES:              # cannot happen without wild cards (at most 521 moves)
             n = MAX_MOVES
-        k = random_choice(s, r, buf, n) if policy == P_RANDOM else rule_choice(s, buf, n)
+        k = random_choice(s, r, buf, n) if policy == P_RANDOM else <int>rule_play(s, buf, n)
         push(s, buf[k].cards, buf[k].info, &u)
     return s.owner
 
@@ -225,13 +148,7 @@ def _move_values(PlayState ps, const u64[:, ::1] hands, const u64[::1] cards, co
     return wins
 
 
-def _rule_choice(PlayState ps):
-    """Index (kernel order) of the native rule policy's move in ps."""
-    cdef MoveRec buf[MAX_MOVES]
-    cdef Py_ssize_t n = legal(&ps.st, buf, MAX_MOVES)
-    if n == 0:
-        raise InvalidArgumentError("the game is over")
-    return rule_choice(&ps.st, buf, n)
+_rule_choice = _rule_play  # the index (kernel order) of the rule policy's move in a PlayState
 
 
 def _greedy_plays(u64 hand, int flags):
@@ -253,7 +170,7 @@ def _greedy_plays(u64 hand, int flags):
         s.last_cards = s.last_info = 0
         s.owner = -1
         n = legal(&s, buf, MAX_MOVES)
-        k = rule_choice(&s, buf, n if n < MAX_MOVES else MAX_MOVES)
+        k = <int>rule_play(&s, buf, n if n < MAX_MOVES else MAX_MOVES)
         s.hand[0] -= buf[k].cards
         plays += 1
     return plays

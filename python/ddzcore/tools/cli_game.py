@@ -35,6 +35,7 @@ from rich.text import Text
 
 from .arena import BOTS, make_bot
 from .bots import AnyAction, Bot
+from .botsim import fresh_seed, native_runner
 from .simulation import run_five_games, run_games
 from ..cards import Hand
 from .cli_ui import (
@@ -769,6 +770,14 @@ def _run_bot_games(console: Console, progress: bool, run: Callable[..., _S], n_g
     return run(n_games, *args)
 
 
+def _announced_seed(console: Console, seed: Optional[int]) -> int:
+    """``seed``, or a fresh one printed so that the run can be repeated with ``--seed``."""
+    if seed is None:
+        seed = fresh_seed()
+        console.print(f"seed {seed} (repeat with --seed {seed})")
+    return seed
+
+
 def _stats_table(heading: str) -> Table:
     """The two-column table of ``ddz simulate``."""
     t = Table(title=heading)
@@ -791,11 +800,13 @@ def simulate(n_games: int, bot_names: str, progress: bool, preset: str, bidding:
     the spring rate, the bean flow and the speed (docs/rules.md §3-6; --laizi:
     laizi rooms, docs/rules.md §7)."""
     console = Console(highlight=False)
+    seed = _announced_seed(console, seed)
     rules = _rules_from(preset, bidding, shows, doubling, laizi)
     bots = _bot_list(bot_names, 3, seed)
     room = Room(coefficient=coefficient, rake=rake)
     bean_list = None if beans is None else [beans] * 3
-    stats = _run_bot_games(console, progress, run_games, n_games, bots, seed, rules, room, bean_list)
+    run = native_runner(bots, rules) or run_games  # random and rule bots play in the kernel
+    stats = _run_bot_games(console, progress, run, n_games, bots, seed, rules, room, bean_list)
     t = _stats_table(f"{stats.games} games · bots {', '.join(b.name for b in bots)}")
     played = stats.played or 1
     t.add_row("landlord wins", f"{stats.landlord_wins} ({stats.landlord_win_rate:.1%})")
@@ -819,6 +830,7 @@ def _simulate_five(n_games: int, bot_names: str, progress: bool, preset: str, do
                    rake: int, beans: Optional[int], seed: Optional[int], **other: Any) -> None:
     """``ddz simulate --players 5``: five-player bot games and their statistics (docs/rules.md §8)."""
     console = Console(highlight=False)
+    seed = _announced_seed(console, seed)
     rules = _five_rules(preset, doubling, other)
     bots = _bot_list(bot_names, 5, seed)
     room = Room(coefficient=coefficient, rake=rake)

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..errors import InvalidArgumentError
 from ..game.five import FiveGame
-from ..game.settlement import Room
+from ..game.settlement import Room, Settlement
 from ..game.three import Game
 from ..rules import Rules
 from .bots import AnyAction, Bot, RandomBot, _Indexable
@@ -105,28 +105,28 @@ class _Stats:
         """Games played per second of wall time."""
         return self.games / self.seconds if self.seconds else 0.0
 
-    def _count(self, s: Any, landlords: Sequence[int]) -> None:
-        """Count settlement ``s`` of a game with ``landlords`` (none: no landlord)."""
+    def _count(self, s: Any, landlords: Sequence[int], times: int = 1) -> None:
+        """Count ``times`` games that each settled as ``s``, with ``landlords`` (none: no landlord)."""
         n = len(s.net)
-        self.games += 1
-        self.rake += sum(s.rake)
+        self.games += times
+        self.rake += sum(s.rake) * times
         for seat in range(n):
-            self.net[seat] += s.net[seat]
+            self.net[seat] += s.net[seat] * times
         if not landlords:
             return
         for seat in range(n):
             if seat in landlords:
-                self.landlord_net += s.net[seat]
+                self.landlord_net += s.net[seat] * times
             else:
-                self.farmer_net += s.net[seat]
-        self.multiplier_total += s.multiplier.total
-        self.springs += s.spring
+                self.farmer_net += s.net[seat] * times
+        self.multiplier_total += s.multiplier.total * times
+        self.springs += s.spring * times
         for seat in s.winners:
-            self.seat_wins[seat] += 1
+            self.seat_wins[seat] += times
         if landlords[0] in s.winners:
-            self.landlord_wins += 1
+            self.landlord_wins += times
         else:
-            self.farmer_wins += 1
+            self.farmer_wins += times
 
 
 @dataclass
@@ -149,9 +149,12 @@ class SimulationStats(_Stats):
 
     def add(self, game: Game) -> None:
         """Count one finished game."""
-        s = game.settlement()
-        self.no_landlord += s.landlord is None
-        self._count(s, () if s.landlord is None else (s.landlord,))
+        self.add_settlement(game.settlement())
+
+    def add_settlement(self, s: Settlement, times: int = 1) -> None:
+        """Count ``times`` finished games that each settled as ``s``."""
+        self.no_landlord += (s.landlord is None) * times
+        self._count(s, () if s.landlord is None else (s.landlord,), times)
 
 
 @dataclass

@@ -1,0 +1,505 @@
+# cython: language_level=3, wraparound=False, cdivision=True
+"""Native bots and whole three-player bot games (docs/rules.md §3-6).
+
+- The rule bot's decisions in C: ``strength`` (the hand score it bids,
+  shows and doubles by) and ``rule_play`` (its choice among the legal moves
+  of a ``State``), the same choices as ``ddzcore.bots.RuleBot``.
+- ``_play_games``: whole games with a policy per seat (uniformly random or
+  the rule bot) and the full flow of ``Game`` (show cards, calling or point
+  bidding with redeals, the landlord's show after the bottom, doubling,
+  play), without the GIL.  Deals come from each game's own stream (the
+  same streams, and with random seats and no shows or doubling the same
+  games, as ``simulate``) or from the caller (the deals a ``Game`` would
+  draw), one per round in order.
+"""
+
+from libc.stdlib cimport free
+from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, int64_t, uint64_t
+
+from ddzcore.bits cimport *
+from ddzcore._state cimport (State, Undo, Rng, Buf, PlayState, legal, push, is_over, rng_seed, rng_below,
+                             splitmix64, buf_reserve, deal, MAX_MOVES)
+
+import numpy as np
+
+from ddzcore.errors import InvalidArgumentError
+
+
+# Flow actions (the values of ddzcore.game.Action) and phases (of ddzcore.game.Phase).
+cdef enum:
+    A_NO_SHOW = 0
+    A_SHOW = 1
+    A_NO_CALL = 2
+    A_CALL = 3
+    A_NO_ROB = 4
+    A_ROB = 5
+    A_NO_BID = 6
+    A_BID_1 = 7
+    NO_ACTION = 255
+
+cdef enum:
+    P_SHOW_START = 0
+    P_SHOW_EARLY = 1
+    P_SHOW_LATE = 2
+    P_SHOW_BOTTOM = 6
+
+cdef enum:
+    RANDOM = 0
+    RULE = 1
+
+# RuleBot's default thresholds (ddzcore.bots.RuleBot): call, rob, double, show.
+cdef double CALL_AT = 4.0, ROB_AT = 6.0, DOUBLE_AT = 6.0, SHOW_AT = 11.0
+
+
+# ---------------------------------------------------------------- the rule bot
+
+cdef double strength(u64 word, int wild) noexcept nogil:
+    """RuleBot's hand score (bombs, the rocket, 2s and aces; loose low singles
+    count against; each wild card adds, wild -1: none).  The same float
+    operations in the same order as ``bots._strength``, so the same value."""
+    cdef int r, quads = 0, loose = 0
+    cdef double score
+    for r in range(13):
+        if count_of(word, r) >= 4:
+            quads += 1
+    for r in range(8):
+        if count_of(word, r) == 1 and r != wild:
+            loose += 1
+    if count_of(word, R_SMALL) and count_of(word, R_BIG):
+        score = 3.0 * quads + 4.0
+    else:
+        score = 3.0 * quads + (1.5 * count_of(word, R_SMALL) + 2.0 * count_of(word, R_BIG))
+    score += 1.0 * count_of(word, R_TWO) + 0.4 * count_of(word, R_ACE)
+    score -= 0.25 * loose
+    if wild >= 0:
+        score += 1.5 * count_of(word, wild)
+    return score
+
+
+cdef inline int bomb_tier(int combo) noexcept nogil:
+    """Bomb strength tiers (docs/rules.md §7): soft < hard < pure wild < rocket = joker bomb."""
+    if combo == C_SOFT_BOMB:
+        return 0
+    if combo == C_BOMB:
+        return 1
+    if combo == C_WILD_BOMB:
+        return 2
+    return 3
+
+
+cdef Py_ssize_t rule_play(const State* s, const MoveRec* moves, Py_ssize_t n) noexcept nogil:
+    """RuleBot's play (``RuleBot._play``, three players) for the seat to move
+    of *s among its legal moves moves[0:n] (the kernel's order): the index
+    of the move.  Goes out when one move does it; leads the move that sheds
+    most cards at the lowest rank without breaking a pair, trio or bomb;
+    follows an opponent with the cheapest beating move, keeping bombs for an
+    opponent close to going out; lets its teammate's move stand."""
+    cdef int me = s.turn, ll = s.landlord, wild = ((s.flags >> 8) & 0xF) - 1
+    cdef u64 hand = s.hand[me], cards
+    cdef Py_ssize_t i, best = 0
+    cdef int r, hc, mc, combo, main, ncards, breaks, q, least = 99, power, lowest = 1 << 30
+    cdef bint lead, danger, scored = False, uses, bomb
+    cdef unsigned int bomb_ranks = 0
+    cdef double score, top = 0.0
+    for i in range(n):
+        if moves[i].cards == hand:
+            return i
+    if n == 1:
+        return 0
+    for r in range(N_RANKS):
+        if count_of(hand, r) >= 4:
+            bomb_ranks |= 1u << r
+    if count_of(hand, R_SMALL) + count_of(hand, R_BIG) >= 2:
+        bomb_ranks |= (1u << R_SMALL) | (1u << R_BIG)
+    for q in range(3):  # opponents: the farmers for the landlord, the landlord for a farmer
+        if q != me and (me == ll or q == ll) and card_total(s.hand[q]) < least:
+            least = card_total(s.hand[q])
+    danger = least <= 4
+    lead = info_combo(s.last_info) == C_PASS
+    if not lead and me != ll and s.owner != ll:
+        return 0  # the teammate's move stands: PASS comes first when following
+    for i in range(n):
+        cards = moves[i].cards
+        combo = info_combo(moves[i].info)
+        main = <int>((moves[i].info >> 5) & 15)
+        bomb = C_BOMB <= combo <= C_JOKER_BOMB
+        ncards = 0
+        breaks = 0
+        uses = False
+        for r in range(N_RANKS):
+            mc = count_of(cards, r)
+            if mc:
+                ncards += mc
+                hc = count_of(hand, r)
+                if mc < hc:
+                    breaks += 1
+                if (bomb_ranks >> r) & 1 or r == wild:
+                    uses = True
+        uses = uses and not bomb
+        if lead:
+            if combo == C_PASS:
+                continue
+            score = 2.0 * ncards - 0.6 * main - 3.0 * breaks - 20.0 * uses - 40.0 * bomb
+            if danger:
+                score += 1.0 * ncards + 0.8 * main * (ncards == 1)
+        elif bomb:
+            power = 16 * bomb_tier(combo) + main
+            if power < lowest:
+                lowest = power
+                if not scored:
+                    best = i
+            continue
+        elif combo == C_PASS:
+            continue
+        else:
+            score = -1.0 * main - 3.0 * breaks - 20.0 * uses
+            if danger:
+                score = score + 2.0 * main
+        if not scored or score > top:  # the first of the best scores
+            scored = True
+            top = score
+            best = i
+    if lead or scored:
+        return best
+    if lowest < (1 << 30) and (danger or card_total(hand) <= 6):
+        return best  # the weakest bomb: by tier, then rank
+    return 0
+
+
+cdef Py_ssize_t legal_buf(const State* s, Buf* b) noexcept nogil:
+    """The legal moves of *s into b.p[0:n], growing b; n, or -1 when out of memory."""
+    cdef Py_ssize_t n = legal(s, b.p, b.cap)
+    if n > b.cap:
+        if not buf_reserve(b, n):
+            return -1
+        n = legal(s, b.p, b.cap)
+    return n
+
+
+def _rule_play(PlayState ps):
+    """The index in ``ps.legal_moves()`` (kernel order) of ``RuleBot``'s play for
+    the seat to move (docs/rules.md §3).  Raises ``InvalidArgumentError`` once
+    the game is over."""
+    cdef Buf b
+    cdef Py_ssize_t n
+    b.p = NULL
+    b.cap = 0
+    if not buf_reserve(&b, MAX_MOVES):
+        raise MemoryError()
+    n = legal_buf(&ps.st, &b)
+    try:
+        if n < 0:
+            raise MemoryError()
+        if n == 0:
+            raise InvalidArgumentError("the game is over")
+        return rule_play(&ps.st, b.p, n)
+    finally:
+        free(b.p)
+
+
+def _strength(word, int wild=-1):
+    """``RuleBot``'s hand score of the card word ``word`` (wild: the laizi wild rank index, -1: none)."""
+    return strength(<u64>word, wild)
+
+
+# ---------------------------------------------------------------- whole games
+
+cdef struct Flow:
+    int flags
+    int points          # 1: point bidding (叫分); 0: call and rob (叫地主/抢地主)
+    int rob_back
+    int max_redeals     # -1: no cap
+    int show[3]         # show multipliers offered before the deal, early and late in it (0: not offered)
+    int show_bottom     # the landlord's show after taking the bottom (0: not offered)
+    int doubling
+    uint8_t may_double[3][3]   # [landlord][seat]: that seat may double (the room's bean threshold)
+    uint8_t policy[3]          # RANDOM or RULE per seat
+
+
+cdef struct GameOut:
+    u64 hands[3]        # at the start of play (the landlord's with the bottom cards)
+    u64 bottom
+    uint16_t redeals
+    uint16_t turns
+    int8_t landlord
+    int8_t winner
+    int8_t first
+    uint8_t base
+    uint8_t robs
+    uint8_t bombs
+    uint8_t spring
+    uint8_t anti
+    uint8_t calls[4]    # the last deal's calling decisions (Action values), NO_ACTION after
+    uint8_t shows[3]    # each seat's show multiplier (0: no show)
+    uint8_t doubles[3]  # each seat's doubling factor (1 or 2)
+
+
+cdef struct Deals:
+    const u64* hands    # (n, 3) hands as dealt
+    const u64* bottom
+    const int8_t* first
+    Py_ssize_t n
+    Py_ssize_t at       # the next deal to use
+
+
+cdef inline bint choose(Rng* r, int policy, bint rule_says) noexcept nogil:
+    """A yes/no flow decision: the rule bot's, or a fair coin (the second of two legal actions)."""
+    return rule_says if policy == RULE else rng_below(r, 2) == 1
+
+
+cdef bint rob(Rng* r, const Flow* f, GameOut* g, int p, int k) noexcept nogil:
+    """Seat p's rob decision (抢地主), recorded as decision k of the calling: whether it robs."""
+    cdef bint robs = choose(r, f.policy[p], strength(g.hands[p], -1) >= ROB_AT)
+    g.calls[k] = A_ROB if robs else A_NO_ROB
+    g.robs += robs
+    return robs
+
+
+cdef int flow(Rng* r, const Flow* f, Deals* d, GameOut* g) noexcept nogil:
+    """Deal and run the flow of ``Game`` up to play (docs/rules.md §4-5): the
+    landlord, -1 when the redeal cap ended the game, -2 when the given
+    deals ran out."""
+    cdef int i, j, p, k, ph, caller, robber, shower, start, landlord, bid, want
+    cdef double s
+    g.redeals = 0
+    while True:
+        if d.hands != NULL:
+            if d.at == d.n:
+                return -2
+            for i in range(3):
+                g.hands[i] = d.hands[3 * d.at + i]
+            g.bottom = d.bottom[d.at]
+            g.first = d.first[d.at]
+            d.at += 1
+        else:
+            deal(r, g.hands, &g.bottom)
+            g.first = rng_below(r, 3)
+        g.robs = 0
+        g.base = 1
+        for i in range(4):
+            g.calls[i] = NO_ACTION
+        shower = -1
+        for i in range(3):
+            g.shows[i] = 0
+            g.doubles[i] = 1
+        for ph in range(3):  # show cards before and during the deal, each phase in turn from the first caller
+            if f.show[ph]:
+                for i in range(3):
+                    p = (g.first + i) % 3
+                    if not g.shows[p] and choose(r, f.policy[p], ph == P_SHOW_LATE
+                                                 and strength(g.hands[p], -1) >= SHOW_AT):
+                        g.shows[p] = f.show[ph]
+                        if shower < 0:
+                            shower = p
+        start = g.first if shower < 0 else shower
+        landlord = -1
+        k = 0
+        if f.points:
+            bid = 0
+            for i in range(3):
+                p = (start + i) % 3
+                if f.policy[p] == RULE:
+                    s = strength(g.hands[p], -1)
+                    want = 3 if s >= ROB_AT + 1 else 2 if s >= CALL_AT + 1 else 1 if s >= CALL_AT else 0
+                    j = want - bid if want > bid else 0
+                else:
+                    j = rng_below(r, 4 - bid)   # 0: no bid, else bid + j
+                if j:
+                    bid += j
+                    landlord = p
+                    g.calls[k] = A_BID_1 - 1 + bid
+                    k += 1
+                    if bid == 3:
+                        break
+                else:
+                    g.calls[k] = A_NO_BID
+                    k += 1
+            if landlord >= 0:
+                g.base = bid
+        else:
+            caller = robber = -1
+            for i in range(3):
+                p = (start + i) % 3
+                if choose(r, f.policy[p], strength(g.hands[p], -1) >= CALL_AT):
+                    g.calls[k] = A_CALL
+                    k += 1
+                    caller = p
+                    break
+                g.calls[k] = A_NO_CALL
+                k += 1
+            if caller >= 0:
+                for j in range(i + 1, 3):  # each seat after the caller may rob once
+                    p = (start + j) % 3
+                    if rob(r, f, g, p, k):
+                        robber = p
+                    k += 1
+                if robber >= 0 and f.rob_back and rob(r, f, g, caller, k):  # the caller's last chance
+                    robber = caller
+                landlord = caller if robber < 0 else robber
+        if landlord < 0 and shower >= 0:  # everybody passed: the first to show is the landlord
+            landlord = shower
+            g.base = 1
+        if landlord >= 0:
+            break
+        if f.max_redeals >= 0 and g.redeals >= f.max_redeals:
+            g.landlord = g.winner = -1
+            g.base = g.bombs = g.spring = g.anti = 0
+            g.turns = 0
+            return -1
+        g.redeals += 1
+    g.hands[landlord] += g.bottom
+    g.landlord = landlord
+    if f.show_bottom and not g.shows[landlord]:
+        if choose(r, f.policy[landlord], strength(g.hands[landlord], -1) >= SHOW_AT + 3):
+            g.shows[landlord] = f.show_bottom
+    if f.doubling:
+        for i in range(3):
+            p = (landlord + i) % 3
+            if f.may_double[landlord][p] and choose(r, f.policy[p], strength(g.hands[p], -1) >= DOUBLE_AT):
+                g.doubles[p] = 2
+    return landlord
+
+
+cdef int bot_game(Rng* r, const Flow* f, Deals* d, Buf* b, GameOut* g) noexcept nogil:
+    """One whole game into *g: 0, 1 when the given deals ran out, -1 when out of memory."""
+    cdef State s
+    cdef Undo u
+    cdef Py_ssize_t n, k
+    cdef int landlord = flow(r, f, d, g), i
+    if landlord == -2:
+        return 1
+    if landlord < 0:
+        return 0
+    for i in range(3):
+        s.hand[i] = g.hands[i]
+    s.last_cards = s.last_info = 0
+    s.flags = f.flags
+    s.ply = 0
+    s.turn = landlord
+    s.owner = -1
+    s.landlord = landlord
+    s.bombs = s.landlord_plays = s.farmer_plays = 0
+    while not is_over(&s):
+        n = legal_buf(&s, b)
+        if n < 0:
+            return -1
+        k = rule_play(&s, b.p, n) if f.policy[s.turn] == RULE else rng_below(r, <uint32_t>n)
+        push(&s, b.p[k].cards, b.p[k].info, &u)
+    g.winner = s.owner
+    g.turns = s.ply
+    g.bombs = s.bombs
+    g.spring = s.owner == landlord and s.farmer_plays == 0
+    g.anti = s.owner != landlord and s.landlord_plays == 1
+    return 0
+
+
+cdef inline uint64_t game_seed(uint64_t seed, uint64_t game) noexcept nogil:
+    """Seed of game number `game` of a run (as ``simulate``'s: the same streams)."""
+    cdef uint64_t x = seed ^ (game * 0xD1B54A32D192ED03ULL)
+    return splitmix64(&x)
+
+
+def _play_games(Py_ssize_t n_games, uint64_t seed, uint64_t first_game, int flags, bint points, bint rob_back,
+                int max_redeals, shows, int show_bottom, bint doubling, may_double, policy,
+                deal_hands=None, deal_bottom=None, deal_first=None):
+    """Kernel of ``ddzcore.botsim`` (which documents it): ``(columns, games,
+    deals)``: a dict of column arrays for the ``games`` games played (all
+    ``n_games`` unless the given deals ran out) and the number of given deals
+    they used.  ``shows``: the three show multipliers (before the deal,
+    early, late; 0 = not offered); ``may_double``: (3, 3) [landlord, seat];
+    ``policy``: three seats' policies (0 random, 1 rule)."""
+    cdef Flow f
+    cdef Deals d
+    cdef Buf b
+    cdef Rng r
+    cdef GameOut g
+    cdef Py_ssize_t i, done = 0
+    cdef int err = 0, k, rc
+    cdef const u64[:, ::1] dh
+    cdef const u64[::1] db
+    cdef const int8_t[::1] df
+    f.flags = flags
+    f.points = points
+    f.rob_back = rob_back
+    f.max_redeals = max_redeals
+    for k in range(3):
+        f.show[k] = shows[k]
+        f.policy[k] = policy[k]
+        for i in range(3):
+            f.may_double[k][i] = bool(may_double[k][i])
+    f.show_bottom = show_bottom
+    f.doubling = doubling
+    d.hands = NULL
+    d.n = d.at = 0
+    if deal_hands is not None:
+        dh = deal_hands
+        db = deal_bottom
+        df = deal_first
+        d.n = dh.shape[0]
+        if d.n:
+            d.hands = &dh[0, 0]
+            d.bottom = &db[0]
+            d.first = &df[0]
+    cols = {
+        "landlord": np.empty(n_games, np.int8),
+        "winner": np.empty(n_games, np.int8),
+        "first_caller": np.empty(n_games, np.int8),
+        "redeals": np.empty(n_games, np.uint16),
+        "base": np.empty(n_games, np.uint8),
+        "robs": np.empty(n_games, np.uint8),
+        "bombs": np.empty(n_games, np.uint8),
+        "spring": np.empty(n_games, np.bool_),
+        "anti_spring": np.empty(n_games, np.bool_),
+        "turns": np.empty(n_games, np.uint16),
+        "calls": np.empty((n_games, 4), np.uint8),
+        "hands": np.empty((n_games, 3), np.uint64),
+        "bottom": np.empty(n_games, np.uint64),
+        "shows": np.empty((n_games, 3), np.uint8),
+        "doubles": np.empty((n_games, 3), np.uint8),
+    }
+    cdef int8_t[::1] c_landlord = cols["landlord"], c_winner = cols["winner"], c_first = cols["first_caller"]
+    cdef uint16_t[::1] c_redeals = cols["redeals"], c_turns = cols["turns"]
+    cdef uint8_t[::1] c_base = cols["base"], c_robs = cols["robs"], c_bombs = cols["bombs"]
+    cdef uint8_t[::1] c_spring = cols["spring"].view(np.uint8), c_anti = cols["anti_spring"].view(np.uint8)
+    cdef u64[:, ::1] c_hands = cols["hands"]
+    cdef uint8_t[:, ::1] c_calls = cols["calls"], c_shows = cols["shows"], c_doubles = cols["doubles"]
+    cdef u64[::1] c_bottom = cols["bottom"]
+    cdef Py_ssize_t used = 0
+    b.p = NULL
+    b.cap = 0
+    if not buf_reserve(&b, MAX_MOVES):
+        raise MemoryError()
+    with nogil:
+        for i in range(n_games):
+            rng_seed(&r, game_seed(seed, first_game + <uint64_t>i))
+            rc = bot_game(&r, &f, &d, &b, &g)
+            if rc < 0:
+                err = 1
+                break
+            if rc == 1:  # the deals ran out: this game is played again with more
+                break
+            used = d.at
+            done = i + 1
+            c_landlord[i] = g.landlord
+            c_winner[i] = g.winner
+            c_first[i] = g.first
+            c_redeals[i] = g.redeals
+            c_base[i] = g.base
+            c_robs[i] = g.robs
+            c_bombs[i] = g.bombs
+            c_spring[i] = g.spring
+            c_anti[i] = g.anti
+            c_turns[i] = g.turns
+            c_bottom[i] = g.bottom
+            for k in range(3):
+                c_hands[i, k] = g.hands[k]
+                c_shows[i, k] = g.shows[k]
+                c_doubles[i, k] = g.doubles[k]
+            for k in range(4):
+                c_calls[i, k] = g.calls[k]
+    free(b.p)
+    if err:
+        raise MemoryError()
+    if done < n_games:
+        cols = {key: v[:done] for key, v in cols.items()}
+    return cols, done, used
