@@ -5,16 +5,16 @@ wrapper; ``parallel_env(**options)`` the same game through the parallel
 API.  Agents are ``player_0`` .. ``player_2`` (``player_4`` with
 ``players=5``), the seats of docs/rules.md §3 and §8.  Options are
 ``Table``'s (``ddzcore.envs.table``: rules, players, phases, landlord,
-encoding, reward, room, beans, actions, max_legal) plus:
+encoding, reward, room, beans, actions, max_legal, on_illegal) plus:
 
 - ``max_cycles``: truncate the game after ``max_cycles × players``
   actions (``None``: never; a game ends by itself).
 - ``on_illegal``: ``"raise"`` (default): an action that is not an integer
-  id set in the mask raises ``EnvActionError`` naming the environment, the
-  agent and the action, and nothing changes; ``"random"``: an illegal id
-  is replaced by a uniformly random legal action drawn from the seeded
-  ``np_random`` and ``infos[agent]["illegal"]`` is set (for checkers that
-  sample unmasked actions).
+  id set in the mask raises ``EnvActionError`` (``ddzcore.errors``) naming
+  the environment, the agent and the action, and nothing changes;
+  ``"random"``: it is replaced by a uniformly random legal action drawn
+  from the seeded ``np_random`` and ``infos[agent]["illegal"]`` is set
+  (for checkers that sample unmasked actions, such as ``max_cycles_test``).
 - ``render_mode``: ``None`` or ``"ansi"`` (``render()`` returns the table as text).
 
 Each observation is ``{"observation": array, "action_mask": int8 array}``;
@@ -43,18 +43,15 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     metadata = {"name": "ddzcore_doudizhu_v0", "render_modes": ["ansi"], "is_parallelizable": True}
 
-    def __init__(self, *, max_cycles: Optional[int] = None, on_illegal: str = "raise",
-                 render_mode: Optional[str] = None, **options: Any) -> None:
+    def __init__(self, *, max_cycles: Optional[int] = None, render_mode: Optional[str] = None,
+                 **options: Any) -> None:
         super().__init__()
         self.table = Table(**options)
-        if on_illegal not in ("raise", "random"):
-            raise EnvActionError(f"on_illegal must be 'raise' or 'random', not {on_illegal!r}")
-        self.on_illegal = on_illegal
         self.max_cycles = max_cycles
         self.render_mode = render_mode
         n = self.table.players
         self.possible_agents = [f"player_{i}" for i in range(n)]
-        obs = gymnasium.spaces.Box(0, 255, (self.table.obs_size,), self.table.obs_dtype)
+        obs = gymnasium.spaces.Box(0, self.table.obs_high, (self.table.obs_size,), self.table.obs_dtype)
         self.observation_spaces = {a: gymnasium.spaces.Dict({
             "observation": obs, "action_mask": gymnasium.spaces.Box(0, 1, (self.table.n_actions,), np.int8)})
             for a in self.possible_agents}
@@ -93,17 +90,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        name = f"{self.metadata['name']}"
-        info: dict[str, Any] = {}
-        try:
-            self.table.action(action, name, agent)
-        except EnvActionError:
-            if self.on_illegal == "raise":
-                raise
-            legal = sorted(self.table.legal())
-            action = legal[int(self.np_random.integers(len(legal)))]
-            info["illegal"] = True
-        self.table.apply(action, name, agent)
+        info = {"illegal": True} if self.table.play(action, self.metadata["name"], agent, self.np_random) else {}
         self._actions_taken += 1
         self._cumulative_rewards[agent] = 0.0
         self.infos = {a: {} for a in self.agents}

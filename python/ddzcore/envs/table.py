@@ -54,7 +54,7 @@ import numpy as np
 
 from .. import _douzero
 from ..action_space import ActionSpace, action_space
-from ..errors import IllegalActionError, InvalidArgumentError, InvalidRulesError
+from ..errors import EnvActionError, InvalidArgumentError, InvalidRulesError
 from ..five import FiveAction, FiveGame, FivePhase
 from ..game import MOVE_ID_BASE, Action, Card, Game, Phase
 from ..moves import Move
@@ -78,18 +78,6 @@ _DOUZERO_WIDTH = 430 + 5 * 162
 _RLCARD_WIDTH = 901
 
 
-class EnvActionError(IllegalActionError, InvalidArgumentError):
-    """An action given to a learning environment (``ddzcore.envs``) that is
-    not an integer id (a float, a bool, an array that is not 0-d) or whose
-    id is not set in the current action mask (docs/rules.md §3-8).  The
-    message names the environment, the agent and the action; the game is
-    left unchanged.  ``env``, ``agent`` and ``action`` hold them."""
-
-    def __init__(self, message: str, env: str = "", agent: object = None, action: object = None) -> None:
-        super().__init__(message)
-        self.env, self.agent, self.action = env, agent, action
-
-
 def compact_size(players: int) -> int:
     """Length of the ``"compact"`` encoding for 3 or 5 players."""
     n = players
@@ -111,7 +99,7 @@ class Table:
     """A game for learning code, dealt again by ``new_game`` (see the module docstring).
 
     ``Table(rules=None, players=3, phases="all", landlord=None, encoding="compact",
-    reward="points", room=None, beans=None, actions=None, max_legal=32768)``
+    reward="points", room=None, beans=None, actions=None, max_legal=32768, on_illegal="raise")``
 
     - ``rules``: a ``Rules`` or preset name (``"laizi"`` included); with
       ``players=5`` a one-deck preset is played with two decks.
@@ -122,6 +110,10 @@ class Table:
       marked card, nobody reveals).
     - ``actions``: ``"dense"`` or ``"legal"`` (default: ``"legal"`` for
       laizi, else ``"dense"``); ``n_actions`` is the size of the id space.
+    - ``on_illegal``: what ``play`` does with an action that is not an
+      integer id set in the mask: ``"raise"`` ``EnvActionError`` (nothing
+      changes), or ``"random"``: play a uniformly random legal action
+      instead (for checkers that sample unmasked actions).
 
     Raises ``InvalidArgumentError`` for a bad option (an encoding the game
     or phases do not support, a landlord with ``phases="all"``),
@@ -131,7 +123,8 @@ class Table:
     def __init__(self, rules: "Rules | str | None" = None, players: int = 3, phases: str = "all",
                  landlord: Optional[int] = None, encoding: str = "compact", reward: str = "points",
                  room: Optional[Room] = None, beans: Optional[Sequence[int]] = None, actions: Optional[str] = None,
-                 max_legal: int = 32768) -> None:
+                 max_legal: int = 32768, on_illegal: str = "raise") -> None:
+        self.on_illegal = _choice("on_illegal", on_illegal, ("raise", "random"))
         self.players = _choice("players", players, (3, 5))
         rules = Rules.coerce(rules)
         if players == 5:
@@ -168,6 +161,7 @@ class Table:
         self.obs_size = {"compact": compact_size(players), "douzero": _DOUZERO_WIDTH,
                          "rlcard": _RLCARD_WIDTH}[encoding]
         self.obs_dtype = np.float32 if encoding == "compact" else np.int8
+        self.obs_high = 1e6 if encoding == "compact" else 1  #: the encoding's upper bound (its lower is 0)
         self.game: AnyGame = Game()
         self._legal: Optional[dict[int, Any]] = None
         self._moves: list[tuple[int, int]] = []  # (seat, card word) of each play move, passes as 0
@@ -221,11 +215,29 @@ class Table:
             m[list(self.legal())] = 1
         return m
 
+    def play(self, action_id: Any, env: str, agent: object, rng: np.random.Generator) -> bool:
+        """``apply`` under ``on_illegal``: returns whether an illegal action
+        was replaced by a random legal one (drawn from ``rng``)."""
+        try:
+            self.action(action_id, env, agent)
+        except EnvActionError:
+            if self.on_illegal == "raise":
+                raise
+            legal = sorted(self.legal())
+            self.apply(legal[int(rng.integers(len(legal)))], env, agent)
+            return True
+        self.apply(action_id, env, agent)
+        return False
+
     def apply(self, action_id: Any, env: str, agent: object) -> None:
         """Play the action with this id for the current player.  Raises
         ``EnvActionError`` (naming ``env``, ``agent`` and the action) for an
         id that is not an int or not legal now; nothing changes then."""
-        a = self.action(action_id, env, agent)
+        self.apply_action(self.action(action_id, env, agent))
+
+    def apply_action(self, a: Any) -> None:
+        """Play an action object (``Action``, ``FiveAction``, ``Move``) for the
+        current player, checked by the game (``IllegalActionError``)."""
         g = self.game
         seat = g.current_player()
         g.apply(a)
