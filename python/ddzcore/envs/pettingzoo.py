@@ -90,7 +90,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        info = {"illegal": True} if self.table.play(action, self.metadata["name"], agent, self.np_random) else {}
+        info = {"illegal": True} if self.table.play(action, str(self.metadata["name"]), agent, self.np_random) else {}
         self._actions_taken += 1
         self._cumulative_rewards[agent] = 0.0
         self.infos = {a: {} for a in self.agents}
@@ -165,7 +165,7 @@ class _Parallel(ParallelEnv):  # type: ignore[misc]
         return obs, rewards, terms, truncs, infos
 
     def render(self) -> Optional[str]:
-        return self.aec.render()  # type: ignore[no-any-return]
+        return self.aec.render()
 
     def close(self) -> None:
         self.aec.close()

@@ -55,7 +55,7 @@ import numpy as np
 from .. import _douzero
 from ..action_space import ActionSpace, action_space
 from ..errors import EnvActionError, InvalidArgumentError, InvalidRulesError
-from ..five import FiveAction, FiveGame, FivePhase
+from ..five import FiveGame, FiveObservation, FivePhase
 from ..game import MOVE_ID_BASE, Action, Card, Game, Phase
 from ..moves import Move
 from ..rules import Rules
@@ -86,7 +86,8 @@ def compact_size(players: int) -> int:
 
 def _counts(word: int) -> np.ndarray:
     """Cards per rank (15 numbers, float32) of a card word."""
-    return ((np.uint64(word) >> _SHIFTS) & _NIBBLE).astype(np.float32)
+    counts: np.ndarray = ((np.uint64(word) >> _SHIFTS) & _NIBBLE).astype(np.float32)
+    return counts
 
 
 def _choice(what: str, value: Any, allowed: Sequence[Any]) -> Any:
@@ -303,10 +304,10 @@ class Table:
         parts.append(_counts(0 if last is None else last.codes[0]))
         parts.append([float(obs.last_player == q) for q in rel])
         parts.append([float(obs.card_counts[q]) for q in rel])
-        if n == 3:
-            known = {obs.landlord} if obs.landlord is not None else set()
-        else:
+        if isinstance(obs, FiveObservation):
             known = {obs.open_landlord} | ({obs.hidden_landlord} if obs.hidden_landlord is not None else set())
+        else:
+            known = {obs.landlord} if obs.landlord is not None else set()
         parts.append([float(q in known) for q in rel])
         parts.append([float(obs.current_player == q) for q in rel])
         phases = np.zeros(10 if n == 3 else 4, np.float32)
