@@ -248,3 +248,54 @@ def test_gymnasium_check_env_and_bots() -> None:
     while not done:
         obs, reward, done, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
     assert reward == env.table.game.returns()[0] != 0
+
+
+# -- ddzcore.distributed: identical to one process; Ray itself only in the slow test ---------------
+
+def test_distributed_ranges_equal_one_process(tmp_path: object) -> None:
+    import ddzcore
+    from ddzcore import distributed as dist
+
+    ref = ddzcore.simulate(600, 5, record=True)
+    got = dist.simulate(600, 5, record=True, chunks=4, ray=False)
+    for k in ("landlord", "winner", "calls", "hands", "multiplier", "moves", "offsets"):
+        assert np.array_equal(getattr(ref, k), getattr(got, k)), k
+    for fmt in dist.SHARD_FORMATS:
+        if fmt == "parquet":
+            pytest.importorskip("pyarrow", reason="Parquet shards need pyarrow (the ray extra)")
+        paths = dist.selfplay_shards(600, 5, f"{tmp_path}/{fmt}", shard_games=250, fmt=fmt, ray=False)
+        assert len(paths) == 3
+        back = dist.read_shards(paths, fmt)
+        for k in ("landlord", "winner", "calls", "hands", "moves", "offsets"):
+            assert np.array_equal(getattr(ref, k), back[k]), (fmt, k)
+    a = ddzcore.arena(["rule", "rule"], deals=4, seed=2)
+    b = dist.arena(["rule", "rule"], deals=4, seed=2, chunks=3, ray=False)
+    assert a.to_json()["stats"] == b.to_json()["stats"] and a.games == b.games == 8
+    one = dist.arena(["random", "rule"], deals=5, seed=3, chunks=1, ray=False).to_json()["stats"]
+    assert dist.arena(["random", "rule"], deals=5, seed=3, chunks=5, ray=False).to_json()["stats"] == one
+    with pytest.raises(InvalidArgumentError):
+        dist.simulate(10, 1, chunks=0, ray=False)
+    with pytest.raises(InvalidArgumentError):
+        dist.selfplay_shards(10, 1, f"{tmp_path}/x", fmt="csv", ray=False)
+
+
+@pytest.mark.slow
+def test_distributed_on_local_ray(tmp_path: object) -> None:
+    ray = pytest.importorskip("ray", reason="the ray extra is not installed: pip install 'ddzcore[ray]'")
+    import ddzcore
+    from ddzcore import distributed as dist
+
+    dist.connect(num_cpus=2, include_dashboard=False)
+    try:
+        ref = ddzcore.simulate(20_000, 9)
+        got = dist.simulate(20_000, 9, chunks=4)
+        for k in ("landlord", "winner", "calls", "hands", "multiplier", "turns"):
+            assert np.array_equal(getattr(ref, k), getattr(got, k)), k
+        paths = dist.selfplay_shards(3000, 9, str(tmp_path), shard_games=1000)
+        back = dist.read_shards(paths)
+        rec = ddzcore.simulate(3000, 9, record=True)
+        assert np.array_equal(back["moves"], rec.moves) and np.array_equal(back["offsets"], rec.offsets)
+        one = dist.arena(["random", "rule"], deals=6, seed=1, ray=False).to_json()["stats"]
+        assert dist.arena(["random", "rule"], deals=6, seed=1, chunks=3).to_json()["stats"] == one
+    finally:
+        ray.shutdown()
