@@ -84,12 +84,6 @@ def compact_size(players: int) -> int:
     return 15 + 15 + 15 * (n - 1) + 15 * n + 15 + n + n + n + n + (10 if n == 3 else 4) + 13 + 15 + 2
 
 
-def _counts(word: int) -> np.ndarray:
-    """Cards per rank (15 numbers, float32) of a card word."""
-    counts: np.ndarray = ((np.uint64(word) >> _SHIFTS) & _NIBBLE).astype(np.float32)
-    return counts
-
-
 def _choice(what: str, value: Any, allowed: Sequence[Any]) -> Any:
     if value not in allowed:
         raise InvalidArgumentError(f"{what} must be one of {list(allowed)}, not {value!r}")
@@ -297,29 +291,30 @@ class Table:
                 played[s] += a.codes[0]
         shown = [obs.shown[q].word if q in obs.shown else 0 for q in rel[1:]]
         unseen = _DECK_WORD[self.rules.decks] - obs.hand.word - sum(played) - sum(shown)
-        parts: list[Any] = [_counts(obs.hand.word), _counts(unseen)]
-        parts += [_counts(w) for w in shown]
-        parts += [_counts(played[q]) for q in rel]
         last = obs.last_move
-        parts.append(_counts(0 if last is None else last.codes[0]))
-        parts.append([float(obs.last_player == q) for q in rel])
-        parts.append([float(obs.card_counts[q]) for q in rel])
+        words = [obs.hand.word, unseen, *shown, *[played[q] for q in rel], 0 if last is None else last.codes[0],
+                 0 if obs.bottom is None else obs.bottom.word]
+        counts = (np.array(words, np.uint64)[:, None] >> _SHIFTS) & _NIBBLE
         if isinstance(obs, FiveObservation):
             known = {obs.open_landlord} | ({obs.hidden_landlord} if obs.hidden_landlord is not None else set())
         else:
             known = {obs.landlord} if obs.landlord is not None else set()
-        parts.append([float(q in known) for q in rel])
-        parts.append([float(obs.current_player == q) for q in rel])
-        phases = np.zeros(10 if n == 3 else 4, np.float32)
-        phases[int(obs.phase)] = 1
-        parts.append(phases)
-        wild = np.zeros(13, np.float32)
+        flags = [[float(obs.last_player == q) for q in rel], [float(obs.card_counts[q]) for q in rel],
+                 [float(q in known) for q in rel], [float(obs.current_player == q) for q in rel]]
+        phases = [0.0] * (10 if n == 3 else 4)
+        phases[int(obs.phase)] = 1.0
+        wild = [0.0] * 13
         if obs.wild is not None:
-            wild[int(obs.wild)] = 1
-        parts.append(wild)
-        parts.append(_counts(0 if obs.bottom is None else obs.bottom.word))
-        parts.append([float(obs.base), math.log2(obs.multiplier.total)])
-        return np.concatenate([np.asarray(p, np.float32) for p in parts])
+            wild[int(obs.wild)] = 1.0
+        out = np.empty(self.obs_size, np.float32)
+        k = 15 * (len(words) - 1)
+        out[:k] = counts[:-1].reshape(-1)
+        tail = [x for f in flags for x in f] + phases + wild
+        out[k:k + len(tail)] = tail
+        k += len(tail)
+        out[k:k + 15] = counts[-1]
+        out[k + 15:] = (obs.base, math.log2(obs.multiplier.total))
+        return out
 
     def _play_view(self, seat: int) -> tuple[int, list[int], list[int]]:
         """(landlord, play-move words by seat, each seat's last word) of the play so far."""
