@@ -26,6 +26,9 @@ def _random_game(table: Table, rng: np.random.Generator) -> int:
         p = table.game.current_player()
         obs, mask = table.encode(p), table.mask(p)
         assert obs.shape == (table.obs_size,) and obs.dtype == table.obs_dtype and (obs >= 0).all()
+        if table.encoding == "compact":  # the fast path reads the same information set as Game.observation
+            for q in range(table.players):
+                assert (table.encode(q) == table._compact(q, exact=True)).all()
         ids = np.flatnonzero(mask)
         assert len(ids) == len(table.game.legal_actions())
         for q in range(table.players):

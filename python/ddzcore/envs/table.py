@@ -160,11 +160,12 @@ class Table:
         self.game: AnyGame = Game()
         self._legal: Optional[dict[int, Any]] = None
         self._moves: list[tuple[int, int]] = []  # (seat, card word) of each play move, passes as 0
+        self._played = [0] * self.players  # card words each seat has played (this deal: play follows the last deal)
 
     # -- dealing -------------------------------------------------------------------------
     def new_game(self, rng: np.random.Generator) -> None:
         """Deal a new game from ``rng`` (the deal, the first caller or landlord, the wild rank)."""
-        self._legal, self._moves = None, []
+        self._legal, self._moves, self._played = None, [], [0] * self.players
         if self.players == 5:
             self.game = FiveGame(self.rules, seed=rng, room=self.room, beans=self.beans)
             if self.phases == "play":
@@ -237,8 +238,10 @@ class Table:
         seat = g.current_player()
         g.apply(a)
         self._legal = None
-        if isinstance(a, Move) and self.encoding != "compact":
-            self._moves.append((seat, a.codes[0]))
+        if isinstance(a, Move):
+            self._played[seat] += a.codes[0]
+            if self.encoding != "compact":
+                self._moves.append((seat, a.codes[0]))
 
     def action(self, action_id: Any, env: str, agent: object) -> Any:
         """The legal action with id ``action_id`` (see ``apply`` for the errors)."""
@@ -281,14 +284,15 @@ class Table:
             return self._douzero(seat)
         return self._rlcard(seat)
 
-    def _compact(self, seat: int) -> np.ndarray:
+    def _compact(self, seat: int, exact: bool = False) -> np.ndarray:
         g, n = self.game, self.players
-        obs = g.observation(seat)
+        # The information set: Game.observation, or (three players once every card is dealt, the
+        # common case) the same public fields read directly, without the history and legal moves
+        # that observation() also builds; tests check that both give the same array (exact=True).
+        obs: Any = g.observation(seat) if exact or not isinstance(g, Game) or g.phase < Phase.SHOW_LATE \
+            else _PublicView(g, seat)
         rel = [(seat + i) % n for i in range(n)]
-        played = [0] * n
-        for s, a in obs.history:
-            if isinstance(a, Move):
-                played[s] += a.codes[0]
+        played = self._played
         shown = [obs.shown[q].word if q in obs.shown else 0 for q in rel[1:]]
         unseen = _DECK_WORD[self.rules.decks] - obs.hand.word - sum(played) - sum(shown)
         last = obs.last_move
@@ -376,6 +380,30 @@ class Table:
             out[k + (count - 1 if count else size - 1)] = 1  # RLCard's one_hot[n - 1]
             k += size
         return out
+
+
+class _PublicView:
+    """The fields of ``Game.observation(seat)`` that the compact encoding
+    reads, from the game's public properties (valid once all 17 cards are
+    dealt: the hands are then whole)."""
+
+    __slots__ = ("hand", "shown", "card_counts", "landlord", "last_move", "last_player", "current_player", "phase",
+                 "wild", "bottom", "base", "multiplier")
+
+    def __init__(self, g: Game, seat: int) -> None:
+        hands = g.hands
+        self.hand = hands[seat]
+        self.shown = {q: hands[q] for q, shown in enumerate(g.shows) if shown and q != seat}
+        self.card_counts = [len(h) for h in hands]
+        self.landlord = g.landlord
+        self.last_move = g.last_move
+        self.last_player = g.last_player if g.last_move is not None else None
+        self.current_player = g.current_player()
+        self.phase = g.phase
+        self.wild = g.wild
+        self.bottom = g.bottom if g.landlord is not None else None
+        self.base = g.base
+        self.multiplier = g.multiplier()
 
 
 def cast_game(g: AnyGame) -> Game:
