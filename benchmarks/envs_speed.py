@@ -67,16 +67,17 @@ def main() -> None:
     ap.add_argument("--pz-games", type=int, default=300)
     ap.add_argument("--sim-games", type=int, default=10_000_000)
     ap.add_argument("--skip-ray", action="store_true")
+    ap.add_argument("--skip-pettingzoo", action="store_true")
     args = ap.parse_args()
     print("uptime:", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
 
     rates: dict[str, list[float]] = {"rlcard env.run": [], "pettingzoo compact": [], "pettingzoo rlcard": []}
-    for r in range(args.rounds):
+    for r in range(0 if args.skip_pettingzoo else args.rounds):
         rates["rlcard env.run"].append(timed(lambda: rlcard_games(args.pz_games, r)))
         rates["pettingzoo compact"].append(timed(lambda: pettingzoo_games(args.pz_games, r, "compact")))
         rates["pettingzoo rlcard"].append(timed(lambda: pettingzoo_games(args.pz_games, r, "rlcard")))
-    base = statistics.median(rates["rlcard env.run"])
-    for name, xs in rates.items():
+    base = statistics.median(rates["rlcard env.run"] or [1.0])
+    for name, xs in rates.items() if not args.skip_pettingzoo else ():
         m = statistics.median(xs)
         print(f"{name:22s} {m:10.1f} games/s  x{m / base:.2f}  (rounds: {', '.join(f'{x:.0f}' for x in xs)})")
 
