@@ -24,7 +24,8 @@ def run(script: str, *args: str) -> str:
 
 
 def test_every_example_is_tested() -> None:
-    tested = {"move_generation.py", "game_loop.py", "record_replay.py", "native_state.py", "native_state.pyx"}
+    tested = {"move_generation.py", "game_loop.py", "record_replay.py", "native_state.py", "native_state.pyx",
+              "rllib_pettingzoo.py"}
     assert {p.name for p in EXAMPLES.iterdir() if p.suffix in (".py", ".pyx")} == tested
 
 
@@ -53,3 +54,12 @@ def test_record_replay(tmp_path: Path) -> None:
 def test_native_state(tmp_path: Path) -> None:
     out = run("native_state.py", str(tmp_path))
     assert out.count("(C and Python agree)") == 5
+
+
+@pytest.mark.slow
+def test_rllib_pettingzoo() -> None:
+    """RLlib (ray[rllib], torch) trains on the PettingZoo environment: slow (a local Ray, about a minute)."""
+    for module in ("ray.rllib", "torch", "pettingzoo"):
+        pytest.importorskip(module, reason="the rllib extra is not installed: pip install 'ddzcore[rllib]'")
+    out = run("rllib_pettingzoo.py", "1")
+    assert out.strip().splitlines()[-1].startswith("iteration 1: ") and " episodes, 512" in out

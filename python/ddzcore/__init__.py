@@ -59,6 +59,7 @@ from .tools.bots import Bot, RandomBot, RuleBot
 from .tools.simulation import FiveStats, SimulationStats, play_game, run_five_games, run_games
 from .tools.arena import ArenaResult, arena, make_bot
 from .tools.searchbot import SearchBot
+from .errors import EnvActionError
 
 __all__ = [
     "__version__",
@@ -159,4 +160,6 @@ __all__ = [
     "Outcome",
     "Termination",
     "settle_five_escape",
+    # learning environments (ddzcore.envs, ddzcore.distributed)
+    "EnvActionError",
 ]

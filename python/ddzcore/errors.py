@@ -19,6 +19,7 @@ __all__ = [
     "InvalidStateError",
     "InvalidArgumentError",
     "MoveIndexError",
+    "EnvActionError",
 ]
 
 
@@ -107,6 +108,18 @@ class InvalidArgumentError(DdzError):
 
 class MoveIndexError(InvalidArgumentError, IndexError):
     """A move index outside ``0 <= i < count``; also an ``IndexError``."""
+
+
+class EnvActionError(IllegalActionError, InvalidArgumentError):
+    """An action given to a learning environment (``ddzcore.envs``) that is
+    not an integer id (a float, a bool, an array that is not 0-d) or whose
+    id is not set in the current action mask (docs/rules.md §3-8).  The
+    message names the environment, the agent and the action; the game is
+    left unchanged.  ``env``, ``agent`` and ``action`` hold them."""
+
+    def __init__(self, message: str, env: str = "", agent: object = None, action: object = None) -> None:
+        super().__init__(message)
+        self.env, self.agent, self.action = env, agent, action
 
 
 _F = TypeVar("_F", bound=Callable[..., Any])
