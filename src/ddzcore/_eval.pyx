@@ -19,7 +19,7 @@ from ddzcore._state cimport State, Undo, PlayState, legal, push, is_over, Rng, r
 
 cimport numpy as cnp
 import numpy as np
-from ddzcore.errors import InvalidArgumentError
+from ddzcore._errors import InvalidArgumentError
 
 cnp.import_array()
 

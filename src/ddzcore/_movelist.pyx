@@ -22,7 +22,7 @@ from ddzcore._kernel cimport generate, records_to_array, valid_hand, valid_readi
 import numpy as np
 
 from ddzcore._kernel import MOVE_DTYPE
-from ddzcore.errors import InvalidArgumentError, InvalidCardsError, InvalidMoveError
+from ddzcore._errors import InvalidArgumentError, InvalidCardsError, InvalidMoveError
 
 cnp.import_array()
 

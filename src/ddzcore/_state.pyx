@@ -15,6 +15,7 @@ from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, int32_t, int64_t, 
 
 from ddzcore.bits cimport *
 from ddzcore._kernel cimport generate, beats, valid_hand, valid_reading, records_to_array, adopt_block
+from ddzcore.flow cimport *
 
 cimport numpy as cnp
 
@@ -24,7 +25,7 @@ import numpy as np
 
 cnp.import_array()
 
-from ddzcore.errors import (IllegalMoveError, InvalidArgumentError, InvalidDealError, InvalidMoveError,
+from ddzcore._errors import (IllegalMoveError, InvalidArgumentError, InvalidDealError, InvalidMoveError,
                             InvalidRulesError, InvalidStateError, MoveIndexError)
 from ddzcore.generate import _hand_word, _last_codes
 from ddzcore.moves import MOVE_DTYPE, Move, MoveList
@@ -53,6 +54,15 @@ cdef packed struct MoveOut:
 assert RECORD_DTYPE.itemsize == sizeof(MoveOut)
 
 _STANDARD = Rules()
+
+#: The flow-action table of ``ddzcore/flow.pxd`` (name -> value), which
+#: ``ddzcore.game.Action`` and ``ddzcore.five.FiveAction`` mirror.
+FLOW_ACTIONS = {
+    "NO_SHOW": A_NO_SHOW, "SHOW": A_SHOW, "NO_CALL": A_NO_CALL, "CALL": A_CALL, "NO_ROB": A_NO_ROB,
+    "ROB": A_ROB, "NO_BID": A_NO_BID, "BID_1": A_BID_1, "BID_2": A_BID_2, "BID_3": A_BID_3,
+    "NO_DOUBLE": A_NO_DOUBLE, "DOUBLE": A_DOUBLE, "ESCAPE": A_ESCAPE, "NO_REVEAL": A_NO_REVEAL,
+    "REVEAL": A_REVEAL,
+}
 
 
 # ---------------------------------------------------------------- deal
@@ -221,24 +231,13 @@ cdef struct GameOut:
     uint8_t bombs
     uint8_t spring
     uint8_t anti
-    uint8_t calls[4]    # the last deal's calling decisions (Action values), NO_ACTION after
+    uint8_t calls[4]    # the last deal's calling decisions (flow.pxd values), NO_ACTION after
 
 
 cdef struct Rec:
     MoveOut* p
     Py_ssize_t n
     Py_ssize_t cap
-
-
-# Calling decisions as recorded in GameOut.calls: the values of ddzcore.game.Action.
-cdef enum:
-    A_NO_CALL = 2
-    A_CALL = 3
-    A_NO_ROB = 4
-    A_ROB = 5
-    A_NO_BID = 6
-    A_BID_1 = 7
-    NO_ACTION = 255     # padding after the last decision
 
 
 cdef int call_rob(Rng* r, int first, int rob_back, GameOut* g) noexcept nogil:
