@@ -148,10 +148,6 @@ cdef class MoveList:
     when iterated or indexed.  ``MoveList(codes)`` copies a ``MOVE_DTYPE`` array.
     """
 
-    cdef MoveRec* _recs
-    cdef Py_ssize_t _n
-    cdef readonly object rules
-
     def __cinit__(self):
         self._recs = NULL
         self._n = 0

@@ -14,8 +14,9 @@ from libc.string cimport memcpy, memset
 from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, int32_t, int64_t, uint64_t
 
 from ddzcore.bits cimport *
-from ddzcore._kernel cimport generate, beats, valid_hand, valid_reading, records_to_array, adopt_block
+from ddzcore._kernel cimport generate, beats, valid_hand, valid_reading, adopt_block
 from ddzcore.flow cimport *
+from ddzcore._movelist cimport MoveList
 
 cimport numpy as cnp
 
@@ -28,7 +29,8 @@ cnp.import_array()
 from ddzcore._errors import (IllegalMoveError, InvalidArgumentError, InvalidDealError, InvalidMoveError,
                             InvalidRulesError, InvalidStateError, MoveIndexError)
 from ddzcore.generate import _hand_word, _last_codes
-from ddzcore.moves import MOVE_DTYPE, Move, MoveList
+from ddzcore._kernel import MOVE_DTYPE
+from ddzcore.moves import Move
 from ddzcore.rules import Rules
 
 #: Bytes of one native ``State`` (a copy is a copy of this many bytes).
@@ -888,12 +890,19 @@ cdef class PlayState:
         """Legal moves of the seat to move (a ``MoveList``, kernel order: when
         following, pass first); empty once the game is over."""
         cdef MoveRec buf[MAX_MOVES]
+        cdef Buf b
         cdef Py_ssize_t n = legal(&self.st, buf, MAX_MOVES)
         if n <= MAX_MOVES:
-            return MoveList(records_to_array(buf, n), self.rules)
-        arr = np.empty(n, MOVE_DTYPE)
-        legal(&self.st, <MoveRec*>cnp.PyArray_DATA(<cnp.ndarray>arr), n)
-        return MoveList(arr, self.rules)
+            return MoveList._wrap(buf, n, self.rules)
+        b.p = NULL
+        b.cap = 0
+        if not buf_reserve(&b, n):
+            raise MemoryError()
+        legal(&self.st, b.p, n)
+        try:
+            return MoveList._wrap(b.p, n, self.rules)
+        finally:
+            free(b.p)
 
     def count_moves(self):
         """How many legal moves the seat to move has (0 once over)."""
