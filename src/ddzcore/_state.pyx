@@ -77,18 +77,24 @@ _DECK[52] = R_SMALL
 _DECK[53] = R_BIG
 
 
-cdef void deal(Rng* r, u64* hands, u64* bottom) noexcept nogil:
-    """Shuffle one deck (Fisher-Yates) and deal 17/17/17 + 3 bottom cards."""
-    cdef unsigned char d[54]
+cdef inline void shuffle(Rng* r, unsigned char* d, int n) noexcept nogil:
+    """Fisher-Yates over d[0:n]."""
     cdef unsigned char t
     cdef int i, j
-    cdef u64 w
-    memcpy(d, _DECK, 54)
-    for i in range(53, 0, -1):
+    for i in range(n - 1, 0, -1):
         j = rng_below(r, i + 1)
         t = d[i]
         d[i] = d[j]
         d[j] = t
+
+
+cdef void deal(Rng* r, u64* hands, u64* bottom) noexcept nogil:
+    """Shuffle one deck and deal 17/17/17 + 3 bottom cards."""
+    cdef unsigned char d[54]
+    cdef int i, j
+    cdef u64 w
+    memcpy(d, _DECK, 54)
+    shuffle(r, d, 54)
     for i in range(3):
         w = 0
         for j in range(17 * i, 17 * i + 17):
@@ -98,19 +104,14 @@ cdef void deal(Rng* r, u64* hands, u64* bottom) noexcept nogil:
 
 
 cdef int deal_five(Rng* r, u64* hands, u64* bottom, int* open_ll, int* partner) noexcept nogil:
-    """Shuffle two decks of card ids (Fisher-Yates), deal 21 x 5 + 3 bottom
-    cards and draw the marked card among the dealt non-jokers."""
+    """Shuffle two decks of card ids, deal 21 x 5 + 3 bottom cards and draw
+    the marked card among the dealt non-jokers."""
     cdef unsigned char d[108]
-    cdef unsigned char t
     cdef int i, j, k, pos = 0, mk, twin
     cdef u64 w
     for i in range(108):
         d[i] = i
-    for i in range(107, 0, -1):
-        j = rng_below(r, i + 1)
-        t = d[i]
-        d[i] = d[j]
-        d[j] = t
+    shuffle(r, d, 108)
     for i in range(5):
         w = 0
         for j in range(21 * i, 21 * i + 21):
@@ -564,7 +565,7 @@ cdef bint state_ok(const State* s) noexcept nogil:
     ns = seats(s)
     if not (0 <= s.turn < ns and 0 <= s.landlord < ns and -1 <= s.owner < ns):
         return False
-    if s.partners >> ns or (s.partners >> s.landlord) & 1:
+    if (s.partners and ns == 3) or s.partners >> ns or (s.partners >> s.landlord) & 1:
         return False
     if s.bombs > 108 or s.landlord_plays > 108 or s.farmer_plays > 108:
         return False
