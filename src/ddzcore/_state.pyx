@@ -1105,12 +1105,13 @@ cdef class PlayState:
         return f"<PlayState(hands={tuple(hands)!r}, landlord={ll}, turn={turn}{extra}{rules}){over}>"
 
     def __reduce__(self):
+        # the partner (five players) is an optional last argument: three-player pickles are as before
         hands, ll, turn, last, owner = self._args()
         return (_rebuild, (hands, ll, turn, last, owner, self.rules, self.st.bombs,
                            self.st.landlord_plays, self.st.farmer_plays, self.st.ply,
                            [(self.hist[i].cards, self.hist[i].info, self.hist[i].last_cards,
-                             self.hist[i].last_info, self.hist[i].owner) for i in range(self.nhist)],
-                           self.partner))
+                             self.hist[i].last_info, self.hist[i].owner) for i in range(self.nhist)])
+                + ((self.partner,) if self.st.partners else ()))
 
 
 def _rules_repr(rules):
