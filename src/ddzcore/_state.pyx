@@ -528,6 +528,15 @@ def _simulate(Py_ssize_t n_games, uint64_t seed, int flags, bint points, bint ro
 
 # ---------------------------------------------------------------- Python wrapper
 
+cdef MoveRec* legal_block(const State* s, Py_ssize_t n) except NULL:
+    """The n legal moves of *s (n = legal(s, NULL, 0)) in a new malloc'd block: free it."""
+    cdef MoveRec* p = <MoveRec*>malloc(n * sizeof(MoveRec))
+    if p == NULL:
+        raise MemoryError()
+    legal(s, p, n)
+    return p
+
+
 cdef inline int max_plies(const State* s) noexcept nogil:
     return MAX_PLIES_FIVE if s.extra_seats else MAX_PLIES
 
@@ -891,19 +900,15 @@ cdef class PlayState:
         """Legal moves of the seat to move (a ``MoveList``, kernel order: when
         following, pass first); empty once the game is over."""
         cdef MoveRec buf[MAX_MOVES]
-        cdef Buf b
+        cdef MoveRec* p
         cdef Py_ssize_t n = legal(&self.st, buf, MAX_MOVES)
         if n <= MAX_MOVES:
             return MoveList._wrap(buf, n, self.rules)
-        b.p = NULL
-        b.cap = 0
-        if not buf_reserve(&b, n):
-            raise MemoryError()
-        legal(&self.st, b.p, n)
+        p = legal_block(&self.st, n)
         try:
-            return MoveList._wrap(b.p, n, self.rules)
+            return MoveList._wrap(p, n, self.rules)
         finally:
-            free(b.p)
+            free(p)
 
     def count_moves(self):
         """How many legal moves the seat to move has (0 once over)."""
@@ -964,7 +969,7 @@ cdef class PlayState:
         Raises ``MoveIndexError`` (an ``IndexError`` and a ``ValueError``)
         unless ``index`` is an int with 0 <= index < ``count_moves()``."""
         cdef MoveRec buf[MAX_MOVES]
-        cdef Buf b
+        cdef MoveRec* p
         cdef Py_ssize_t n = legal(&self.st, buf, MAX_MOVES), i
         if isinstance(index, np.integer):
             index = int(index)
@@ -974,15 +979,11 @@ cdef class PlayState:
         if i < MAX_MOVES:
             self._push(buf[i].cards, buf[i].info)
             return
-        b.p = NULL
-        b.cap = 0
-        if not buf_reserve(&b, n):
-            raise MemoryError()
-        legal(&self.st, b.p, n)
+        p = legal_block(&self.st, n)
         try:
-            self._push(b.p[i].cards, b.p[i].info)
+            self._push(p[i].cards, p[i].info)
         finally:
-            free(b.p)
+            free(p)
 
     def pop(self):
         """Undo the last push and return its ``Move``; ``IndexError`` when
