@@ -57,6 +57,7 @@ def extension(name: str) -> Extension:
 
 
 extensions = [
+    extension("_errors"),      # the exception classes (a leaf: imports no other ddzcore module)
     extension("_kernel"),      # move generation (RULES.md 2, 8)
     extension("_movelist"),    # MoveList and the single-position calls
     extension("_state"),       # native play state, perft, self-play (RULES.md 3-4)

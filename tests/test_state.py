@@ -65,7 +65,7 @@ def test_deal_is_one_deck_and_deterministic():
 
 
 def test_sizes():
-    assert STATE_BYTES == 56
+    assert STATE_BYTES == 72
     assert UNDO_BYTES == 40
     assert MAX_MOVES_HINT >= 521
 

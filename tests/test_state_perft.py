@@ -41,20 +41,21 @@ def test_perft_data_file(pos):
 
 
 def ref_perft(hands: list, turn: int, last, owner, depth: int, rr) -> int:
-    """Play sequences of exactly `depth` moves (docs/rules.md §3): a pass hands the
-    turn on, and when it comes back to the last player to play, that player
-    leads freely; the game ends when a hand is empty."""
+    """Play sequences of exactly `depth` moves (docs/rules.md §3, §8 for five
+    seats): a pass hands the turn on, and when it comes back to the last
+    player to play, that player leads freely; the game ends when a hand is
+    empty."""
     if depth == 0:
         return 1
     if owner is not None and not hands[owner]:
         return 0
     total = 0
-    nxt = (turn + 1) % 3
+    nxt = (turn + 1) % len(hands)
     for m in ref_legal(hands[turn], last, rr):
         if m[1] == "pass":
             total += ref_perft(hands, nxt, None if nxt == owner else last, owner, depth - 1, rr)
         else:
-            left = [a - b for a, b in zip(parse_cards(hands[turn]), parse_cards(m[0]))]
+            left = [a - b for a, b in zip(parse_cards(hands[turn], rr), parse_cards(m[0], rr))]
             h = list(hands)
             h[turn] = cards_str(left)
             total += ref_perft(h, nxt, m, turn, depth - 1, rr)

@@ -56,7 +56,7 @@ def test_deterministic_and_splittable():
     dict(n_games=-1, seed=1), dict(n_games=1.5, seed=1), dict(n_games=1, seed=-1),
     dict(n_games=1, seed=1 << 64), dict(n_games=1, seed="x"), dict(n_games=1, seed=1, policy="greedy"),
     dict(n_games=1, seed=1, rules=Rules(decks=2)), dict(n_games=1, seed=1, rules="nope"),
-    dict(n_games=1, seed=1, rules=Rules(wild="7")),
+    dict(n_games=1, seed=1, rules=Rules(), players=5), dict(n_games=1, seed=1, players=4),
 ])
 def test_errors(bad):
     with pytest.raises(ValueError):
@@ -216,14 +216,3 @@ def test_recorded_games_replay_many():
         for i in range(len(r)):
             got = replay(r.hands[i], int(r.landlord[i]), r.game_moves(i), rules)
             assert got == (r.winner[i], r.bombs[i], r.spring[i], r.anti_spring[i], r.turns[i])
-
-
-def test_simulate_refuses_laizi_rather_than_ignoring_it():
-    """Random self-play has no wild-rank draw: laizi rules are an error, not silently ordinary games."""
-    import pytest
-
-    from ddzcore import Rules, simulate
-
-    for rules in (Rules(laizi=True), Rules(wild="7")):
-        with pytest.raises(ValueError, match="laizi"):
-            simulate(2, 1, rules=rules)

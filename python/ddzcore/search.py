@@ -3,16 +3,18 @@
 For search and learning code that lives in one loop (list moves, apply one,
 recurse or roll out, undo):
 
-- ``PlayState``: the play phase of a three-player one-deck game held in a
-  56-byte C struct (``STATE_BYTES``): hands, seat to move, the move to beat
-  and its owner, the landlord, bombs and spring bookkeeping.  ``push``/``pop``
+- ``PlayState``: the play phase of a three-player one-deck game or a
+  five-player two-deck game held in a 72-byte C struct (``STATE_BYTES``):
+  hands, seat to move, the move to beat and its owner, the landlord (and
+  the five-player hidden landlord), bombs and spring bookkeeping.  ``push``/``pop``
   make and undo moves; ``copy()`` is a struct copy.  Moves cross as ``Move``
   objects or as integer codes (``legal_moves_into`` a reusable NumPy buffer,
   ``push_codes``, ``push_index``).  Cython code can ``cimport`` the struct
   and the nogil ``push``/``pop``/``legal`` from ``ddzcore._state``.
 - ``perft(state, depth)``: play sequences of exactly ``depth`` moves.
 - ``simulate(n_games, seed)``: whole random games (deal, calling, play) in
-  the kernel without the GIL, results as NumPy arrays.
+  the kernel without the GIL, results as NumPy arrays; three players (laizi
+  rooms too) or five (``players=5``).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import numpy as np
 from . import _botplay, _state
 from ._state import MAX_MOVES_HINT, RECORD_DTYPE, STATE_BYTES, UNDO_BYTES, PlayState
 from .errors import InvalidArgumentError, InvalidRulesError, MoveIndexError
+from .cards import RANK_CHARS
 from .rules import Rules
 
 __all__ = [
@@ -80,9 +83,29 @@ class SelfPlay:
       doubling, which random self-play leaves out); the per-farmer stake in
       points is ``base × multiplier``; 0 for a game without a landlord.
     - ``turns`` (uint16): moves of the play phase, passes included.
-    - ``hands`` (uint64, shape ``(n, 3)``): card words of the three hands at
+    - ``hands`` (uint64, shape ``(n, players)``): card words of the hands at
       the start of play (the landlord's with the bottom cards);
       ``bottom`` (uint64): the bottom cards.
+
+    Laizi rooms (``Rules(laizi=True)``, docs/rules.md §7): ``wild`` (int8),
+    each game's wild rank index (0 = 3 .. 12 = 2), drawn once the landlord
+    is known (-1 without a landlord), and ``soft_bombs`` (uint8), the soft
+    bombs among ``bombs``; with the tiered bomb table the multiplier counts
+    soft bombs x2 and the other bombs and rockets x4.  ``None`` otherwise
+    (with a fixed ``Rules.wild`` too: ``wild`` is then the rules' rank).
+
+    Five players (``players=5``, docs/rules.md §8): ``landlord`` is the open
+    landlord (明地主, the marked card's holder, who takes the bottom),
+    ``partner`` (int8) the hidden landlord (暗地主, the twin's holder) or -1
+    when the open landlord plays alone, ``marked`` (uint8) the marked card's
+    id (copy × 54 + card: its twin is (id + 54) mod 108); ``landlord_won``
+    says the landlord side won; ``bombs`` counts the doubling bombs (5-8
+    cards, three and four jokers); ``spring`` means the losing side played
+    no card, ``anti_spring`` is always False; there is no calling
+    (``first_caller`` is the open landlord, ``calls`` all 255, ``robs`` and
+    ``redeals`` 0, ``base`` 1) and the reveal and doubling are left out, so
+    ``multiplier`` is 2 ** bombs × 2 if spring.  ``partner`` and ``marked``
+    are ``None`` for three players.
 
     With ``record=True``: ``moves``, a ``RECORD_DTYPE`` array (``cards``
     uint64 card word, ``info`` uint16 reading, ``seat`` int8) of every play
@@ -108,6 +131,10 @@ class SelfPlay:
     bottom: np.ndarray
     moves: Optional[np.ndarray] = None
     offsets: Optional[np.ndarray] = None
+    wild: Optional[np.ndarray] = None
+    soft_bombs: Optional[np.ndarray] = None
+    partner: Optional[np.ndarray] = None
+    marked: Optional[np.ndarray] = None
 
     def __len__(self) -> int:
         return len(self.winner)
@@ -141,14 +168,16 @@ def _seed_arg(seed: object, name: str) -> int:
 
 
 def _simulate_threads(n_games: int, seed: int, rules: Rules, cap: int, record: bool, first_game: int,
-                      threads: int, policy: str = "random") -> dict[str, np.ndarray]:
+                      threads: int, players: int, policy: str = "random") -> dict[str, np.ndarray]:
     """_state._simulate's columns for games first_game.., split over threads in contiguous ranges."""
+    draw = rules.laizi and rules.wild is None
+
     def run(lo: int, hi: int) -> dict[str, np.ndarray]:
         if policy == "rule":  # the rule bot at every seat, in the kernel (ddzcore._botplay)
             return _botplay._play_games(hi - lo, seed, first_game + lo, rules.flags, rules.bidding == "points",
                                         rules.rob_back, cap, (0, 0, 0), 0, False, _ALL, (1, 1, 1))[0]
         return dict(_state._simulate(hi - lo, seed, rules.flags, rules.bidding == "points", rules.rob_back,
-                                     cap, record, first_game + lo))
+                                     cap, record, first_game + lo, draw, players))
 
     bounds = [n_games * t // threads for t in range(threads + 1)]
     if threads == 1 or n_games < 2 * threads:
@@ -164,26 +193,38 @@ def _simulate_threads(n_games: int, seed: int, rules: Rules, cap: int, record: b
 
 
 def simulate(n_games: int, seed: int, policy: str = "random", rules: "Rules | str | None" = None, *,
-             record: bool = False, first_game: int = 0, threads: int = 1) -> SelfPlay:
+             record: bool = False, first_game: int = 0, threads: int = 1, players: int = 3) -> SelfPlay:
     """Play ``n_games`` whole games in the kernel, without the GIL.
 
-    Each game: a random deal (17 cards each, 3 bottom cards), calling with
-    uniformly random choices among the legal ones (docs/rules.md §4: call and rob
-    with the rob-back step, or point bidding with ``Rules(bidding="points")``;
-    when everybody passes the cards are dealt again, up to
-    ``rules.max_redeals`` times), then play with a uniformly random legal
-    move at every turn until a hand is empty (docs/rules.md §3).  Show cards and
-    doubling are not part of random self-play.
+    Each three-player game: a random deal (17 cards each, 3 bottom cards),
+    calling with uniformly random choices among the legal ones (docs/rules.md
+    §4: call and rob with the rob-back step, or point bidding with
+    ``Rules(bidding="points")``; when everybody passes the cards are dealt
+    again, up to ``rules.max_redeals`` times), in a laizi room
+    (``Rules(laizi=True)``, docs/rules.md §7) the wild rank drawn uniformly
+    from 3..2 once the landlord is known (a fixed ``Rules.wild`` is used as
+    given), then play with a uniformly random legal move at every turn
+    until a hand is empty (docs/rules.md §3).  Show cards and doubling are
+    not part of random self-play.
+
+    ``players=5``: the five-player two-deck game (docs/rules.md §8; ``rules``
+    default ``Rules(decks=2)``): 21 cards each, 3 bottom cards, a marked
+    card drawn among the dealt non-jokers names the open and the hidden
+    landlord, the open landlord takes the bottom and leads; a trick ends
+    after four passes; the side of the first player out wins.  The reveal
+    and doubling are not part of random self-play.
 
     ``seed`` (int, 0..2**64-1) makes the run deterministic on every
     platform; game i uses its own stream derived from ``(seed, first_game +
     i)``, so ``simulate(n, s, first_game=k)`` plays games k..k+n-1 of the
     same run (split a run across threads this way: the GIL is released).
-    ``policy``: ``"random"``, or ``"rule"``: every seat plays as
-    ``ddzcore.tools.bots.RuleBot`` (its calls, robs, bids and moves, decided in C;
-    the same deals and first callers as ``"random"``).  ``rules``: a one-deck ``Rules`` (or
-    preset name) without wild cards (its move-generation switches and ``bidding``, ``rob_back``,
-    ``max_redeals``).
+    ``policy``: ``"random"``, or ``"rule"`` (three players, one deck, no
+    wild cards): every seat plays as ``ddzcore.tools.bots.RuleBot`` (its
+    calls, robs, bids and moves, decided in C; the same deals and first
+    callers as ``"random"``).  ``rules``: ``Rules`` (or preset name),
+    one deck for three players, two decks without wild cards for five (its
+    move-generation switches; three players also ``bidding``,
+    ``rob_back``, ``max_redeals``, ``laizi``, ``laizi_bombs``).
     ``record``: also return every move (see ``SelfPlay``); with one thread
     the records are handed to NumPy without a copy.
     ``threads``: threads (int >= 1) playing contiguous ranges of the games
@@ -192,18 +233,21 @@ def simulate(n_games: int, seed: int, policy: str = "random", rules: "Rules | st
     ranges' records are joined with one copy.
 
     Returns a ``SelfPlay`` of arrays.  Raises ``InvalidArgumentError`` for a
-    bad count (0..2**40), seed, policy or thread count, ``InvalidRulesError``
-    for two-deck or laizi rules.
+    bad count (0..2**40), seed, policy, thread count or ``players`` (3 or
+    5), ``InvalidRulesError`` for rules whose decks do not match
+    ``players``.
     """
-    rules = Rules.coerce(rules)
-    if rules.decks != 1:
-        raise InvalidRulesError("simulate plays the three-player one-deck game (Rules.decks == 1)")
-    if rules.wild is not None or rules.laizi:
-        raise InvalidRulesError("simulate does not play laizi (Rules.wild / Rules.laizi): drive a PlayState "
-                         "with Rules(wild=...) or play laizi rooms with Game")
+    if players not in (3, 5) or isinstance(players, bool):
+        raise InvalidArgumentError(f"players must be 3 or 5, not {players!r}")
+    rules = Rules.coerce(rules) if rules is not None or players == 3 else Rules(decks=2)
+    if rules.decks != (1 if players == 3 else 2):
+        raise InvalidRulesError(f"simulate plays three players with one deck and five with two (Rules.decks), "
+                                f"not players={players} with decks={rules.decks}")
     if policy not in ("random", "rule"):
         raise InvalidArgumentError(f"unknown policy {policy!r}; the kernel plays 'random' and 'rule' "
-                         "(drive a PlayState from Python or Cython for other policies)")
+                                   "(drive a PlayState from Python or Cython for other policies)")
+    if policy == "rule" and (players != 3 or rules.laizi or rules.wild is not None):
+        raise InvalidRulesError("policy='rule' plays three players with one deck and no wild cards")
     if policy == "rule" and record:
         raise InvalidArgumentError("simulate records the moves of policy='random' only")
     if isinstance(n_games, np.integer):
@@ -215,21 +259,29 @@ def simulate(n_games: int, seed: int, policy: str = "random", rules: "Rules | st
     cap = -1 if rules.max_redeals is None else min(rules.max_redeals, 60000)
     if not isinstance(threads, int) or isinstance(threads, bool) or threads < 1:
         raise InvalidArgumentError(f"threads must be an int >= 1, not {threads!r}")
-    cols = _simulate_threads(n_games, seed, rules, cap, bool(record), first_game, threads, policy)
-    robs, bombs = cols["robs"], cols["bombs"]
-    spring = cols["spring"] | cols["anti_spring"]
-    multiplier = np.left_shift(np.int64(1), robs.astype(np.int64) + bombs.astype(np.int64) + spring)
+    cols = _simulate_threads(n_games, seed, rules, cap, bool(record), first_game, threads, players, policy)
     landlord = cols["landlord"]
+    robs, bombs = cols["robs"].astype(np.int64), cols["bombs"].astype(np.int64)
+    spring = cols["spring"] | cols["anti_spring"]
+    laizi = rules.laizi or rules.wild is not None
+    if rules.wild is not None:
+        cols["wild"] = np.where(landlord >= 0, RANK_CHARS.index(rules.wild), -1).astype(np.int8)
+    if laizi and rules.laizi_bombs == "tiered":  # docs/rules.md §7: soft bombs x2, the others x4
+        bombs = 2 * bombs - cols["soft_bombs"]
+    multiplier = np.left_shift(np.int64(1), robs + bombs + spring)
+    won = cols["winner"] == landlord
+    if players == 5:
+        won = won | ((cols["winner"] == cols["partner"]) & (cols["partner"] >= 0))
     return SelfPlay(
         landlord=landlord,
         winner=cols["winner"],
-        landlord_won=(cols["winner"] == landlord) & (landlord >= 0),
+        landlord_won=won & (landlord >= 0),
         first_caller=cols["first_caller"],
         calls=cols["calls"],
         redeals=cols["redeals"],
         base=cols["base"],
-        robs=robs,
-        bombs=bombs,
+        robs=cols["robs"],
+        bombs=cols["bombs"],
         spring=cols["spring"],
         anti_spring=cols["anti_spring"],
         multiplier=np.where(landlord >= 0, multiplier, 0),
@@ -238,4 +290,8 @@ def simulate(n_games: int, seed: int, policy: str = "random", rules: "Rules | st
         bottom=cols["bottom"],
         moves=cols.get("moves"),
         offsets=cols.get("offsets"),
+        wild=cols["wild"] if laizi else None,
+        soft_bombs=cols["soft_bombs"] if laizi else None,
+        partner=cols["partner"] if players == 5 else None,
+        marked=cols["marked"] if players == 5 else None,
     )

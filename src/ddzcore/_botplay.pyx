@@ -22,7 +22,7 @@ from ddzcore._state cimport (State, Undo, Rng, Buf, PlayState, legal, push, is_o
 
 import numpy as np
 
-from ddzcore.errors import InvalidArgumentError
+from ddzcore._errors import InvalidArgumentError
 
 
 # Flow actions (the values of ddzcore.game.Action) and phases (of ddzcore.game.Phase).

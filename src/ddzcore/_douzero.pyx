@@ -28,7 +28,7 @@ from ddzcore._kernel cimport dz_read
 
 cimport numpy as cnp
 import numpy as np
-from ddzcore.errors import InvalidArgumentError
+from ddzcore._errors import InvalidArgumentError
 
 cnp.import_array()
 

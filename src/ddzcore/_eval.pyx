@@ -20,7 +20,7 @@ from ddzcore._botplay cimport rule_play
 
 cimport numpy as cnp
 import numpy as np
-from ddzcore.errors import InvalidArgumentError
+from ddzcore._errors import InvalidArgumentError
 from ddzcore._botplay import _rule_play
 
 cnp.import_array()

@@ -69,7 +69,7 @@ cdef extern from *:
 from concurrent.futures import ThreadPoolExecutor
 from threading import Lock
 
-from ddzcore.errors import InvalidArgumentError, InvalidCardsError, InvalidMoveError
+from ddzcore._errors import InvalidArgumentError, InvalidCardsError, InvalidMoveError
 
 #: NumPy dtype of a move record: the card word and the reading (info word).
 MOVE_DTYPE = np.dtype([("cards", "<u8"), ("info", "<u8")])

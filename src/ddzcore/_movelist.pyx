@@ -22,7 +22,7 @@ from ddzcore._kernel cimport generate, records_to_array, valid_hand, valid_readi
 import numpy as np
 
 from ddzcore._kernel import MOVE_DTYPE
-from ddzcore.errors import InvalidArgumentError, InvalidCardsError, InvalidMoveError
+from ddzcore._errors import InvalidArgumentError, InvalidCardsError, InvalidMoveError
 
 cnp.import_array()
 
@@ -147,10 +147,6 @@ cdef class MoveList:
     uint64) of the records the list holds; ``Move`` objects are made only
     when iterated or indexed.  ``MoveList(codes)`` copies a ``MOVE_DTYPE`` array.
     """
-
-    cdef MoveRec* _recs
-    cdef Py_ssize_t _n
-    cdef readonly object rules
 
     def __cinit__(self):
         self._recs = NULL

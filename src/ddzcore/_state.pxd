@@ -1,5 +1,6 @@
 # cython: language_level=3
-"""Native play-phase state of a three-player, one-deck game (docs/rules.md §3).
+"""Native play-phase state: three players with one deck (docs/rules.md §3) or
+five players with two decks (docs/rules.md §8).
 
 For Cython search code (alpha-beta, MCTS, rollouts)::
 
@@ -18,45 +19,56 @@ Everything here is nogil and never raises.  ``push`` and ``pop`` are inline
 (compiled into the calling module); ``state_perft`` and the random-game
 functions are exported from ``_state.pyx``.
 
-State layout (56 bytes; field order keeps it free of holes):
+State layout (72 bytes; field order keeps it free of holes up to the end
+padding).  A zeroed ``State`` with hands, seats and flags filled in is a
+three-player position: the five-player fields default to "none".
 
     field           | type      | meaning
-    hand[3]         | u64 x 3   | card words of seats 0, 1, 2 (bits.pxd)
+    hand[5]         | u64 x 5   | card words of seats 0-4 (bits.pxd); seats 3, 4 empty with three players
     last_cards      | u64       | the move to beat; 0 with last_info 0 = a free lead
     last_info       | u64       | its reading (combo C_PASS = free lead)
-    flags           | int32     | rule flags (bits.pxd F_*, laizi wild rank; not F_TWO_DECKS)
+    flags           | int32     | rule flags (bits.pxd F_*, laizi wild rank; F_TWO_DECKS with five seats)
     ply             | uint16    | moves pushed since the position was set up (passes count)
     turn            | int8      | seat to move
     owner           | int8      | seat that played the last non-pass move, -1 before any
-    landlord        | int8      | the landlord's seat
-    bombs           | uint8     | bombs of every kind and rockets played (docs/rules.md §6, §7)
-    landlord_plays  | uint8     | non-pass moves of the landlord (anti-spring: exactly 1)
-    farmer_plays    | uint8     | non-pass moves of both farmers (spring: 0)
+    landlord        | int8      | the landlord's seat (five players: the open landlord, 明地主)
+    bombs           | uint8     | bombs that double the multiplier: one deck every bomb and rocket
+                    |           | (docs/rules.md §6, §7); two decks 5-8 card bombs, three and four jokers (§8)
+    landlord_plays  | uint8     | non-pass moves of the landlord side (anti-spring: exactly 1)
+    farmer_plays    | uint8     | non-pass moves of the farmers (spring: 0)
+    partners        | uint8     | bit mask of the landlord's partners (five players: the hidden
+                    |           | landlord, 暗地主); 0 with three players or a lone landlord
+    extra_seats     | uint8     | seats beyond three: 0 (three players) or 2 (five players)
 
-Derived, not stored: the pass count (``passes``: consecutive passes since
-the last play, (turn - owner - 1) mod 3), whether the game is over (the
-owner's hand is empty: the hand ends the moment a player has no cards) and
-the winner (then the owner).  A trick ends when play comes back to its
-owner: the second pass clears the move to beat, so the owner leads freely.
+Derived, not stored: the seat count (``seats``: 3 + extra_seats), the pass
+count (``passes``: consecutive passes since the last play, (turn - owner - 1)
+mod seats), whether the game is over (the owner's hand is empty: the hand
+ends the moment a player has no cards) and the winner (then the owner; its
+side wins).  A trick ends when play comes back to its owner: the last
+pass of the round clears the move to beat, so the owner leads freely.
 """
 
 from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, int32_t, int64_t, uint64_t
 
-from ddzcore.bits cimport u64, MoveRec, C_PASS, info_combo, is_bomb_combo
+from ddzcore.bits cimport (u64, MoveRec, C_PASS, C_JOKER_BOMB, F_TWO_DECKS, info_combo, is_bomb_combo,
+                           card_total)
 from ddzcore._kernel cimport generate
 
 cdef enum:
     N_SEATS = 3
+    MAX_SEATS = 5
     # Most legal moves found for one hand without wild cards (521, a 20-card
     # lead) rounded up; with laizi wild cards a lead can have over 9000.  The
     # generator counts past any capacity, so a caller can always grow.
     MAX_MOVES = 1024
     # Most plies a one-deck game can last: 54 plays, two passes after each.
     MAX_PLIES = 168
+    # Most plies a five-player two-deck game can last: 108 plays, four passes after each.
+    MAX_PLIES_FIVE = 540
 
 
 cdef struct State:
-    u64 hand[3]
+    u64 hand[5]
     u64 last_cards
     u64 last_info
     int32_t flags
@@ -67,6 +79,8 @@ cdef struct State:
     uint8_t bombs
     uint8_t landlord_plays
     uint8_t farmer_plays
+    uint8_t partners
+    uint8_t extra_seats
 
 
 # What pop needs to undo one push (40 bytes): the move and what it overwrote.
@@ -88,12 +102,34 @@ cdef inline int winner(const State* s) noexcept nogil:
     return s.owner if is_over(s) else -1
 
 
+cdef inline int seats(const State* s) noexcept nogil:
+    """Players at the table: 3 or 5."""
+    return 3 + s.extra_seats
+
+
+cdef inline bint landlord_side(const State* s, int seat) noexcept nogil:
+    """Whether `seat` plays for the landlord (the landlord or its partner)."""
+    return seat == s.landlord or (s.partners >> seat) & 1
+
+
 cdef inline int passes(const State* s) noexcept nogil:
-    """Consecutive passes since the last play (0, 1 or 2; 0 before any play)."""
-    cdef int d = s.turn - s.owner + 2
+    """Consecutive passes since the last play (0 .. seats - 1; 0 before any play)."""
+    cdef int d = s.turn - s.owner - 1
     if s.owner < 0:
         return 0
-    return d - 3 if d >= 3 else d
+    return d + seats(s) if d < 0 else d
+
+
+cdef inline bint doubling_bomb(const State* s, u64 cards, u64 info) noexcept nogil:
+    """Whether a played bomb doubles the multiplier: with one deck every bomb
+    and the rocket (docs/rules.md §6); with two decks 5-8 card bombs, three
+    and four jokers (docs/rules.md §8)."""
+    cdef int c = info_combo(info)
+    if not is_bomb_combo(c):
+        return False
+    if not (s.flags & F_TWO_DECKS):
+        return True
+    return card_total(cards) >= (3 if c == C_JOKER_BOMB else 5)
 
 
 cdef inline Py_ssize_t legal(const State* s, MoveRec* out, Py_ssize_t cap) noexcept nogil:
@@ -113,7 +149,7 @@ cdef inline void push(State* s, u64 cards, u64 info, Undo* u) noexcept nogil:
     u.last_cards = s.last_cards
     u.last_info = s.last_info
     u.owner = s.owner
-    s.turn = p + 1 if p < 2 else 0
+    s.turn = p + 1 if p < 2 + s.extra_seats else 0
     s.ply += 1
     if info_combo(info) == C_PASS:
         if s.turn == s.owner:          # both others passed: the owner leads freely
@@ -124,9 +160,9 @@ cdef inline void push(State* s, u64 cards, u64 info, Undo* u) noexcept nogil:
     s.last_cards = cards
     s.last_info = info
     s.owner = p
-    if is_bomb_combo(info_combo(info)):
+    if doubling_bomb(s, cards, info):
         s.bombs += 1
-    if p == s.landlord:
+    if landlord_side(s, p):
         s.landlord_plays += 1
     else:
         s.farmer_plays += 1
@@ -134,7 +170,7 @@ cdef inline void push(State* s, u64 cards, u64 info, Undo* u) noexcept nogil:
 
 cdef inline void pop(State* s, const Undo* u) noexcept nogil:
     """Undo the push that filled *u (pushes and pops nest like a stack)."""
-    cdef int p = s.turn - 1 if s.turn > 0 else 2
+    cdef int p = s.turn - 1 if s.turn > 0 else 2 + s.extra_seats
     s.turn = p
     s.ply -= 1
     s.last_cards = u.last_cards
@@ -143,9 +179,9 @@ cdef inline void pop(State* s, const Undo* u) noexcept nogil:
     if info_combo(u.info) == C_PASS:
         return
     s.hand[p] += u.cards
-    if is_bomb_combo(info_combo(u.info)):
+    if doubling_bomb(s, u.cards, u.info):
         s.bombs -= 1
-    if p == s.landlord:
+    if landlord_side(s, p):
         s.landlord_plays -= 1
     else:
         s.farmer_plays -= 1
@@ -225,6 +261,14 @@ cdef int64_t state_perft(State* s, int depth) noexcept nogil
 # Deal one deck at random: 17 cards to each seat and 3 bottom cards; hands
 # and bottom are card words.
 cdef void deal(Rng* r, u64* hands, u64* bottom) noexcept nogil
+
+# Deal two decks at random for five players (docs/rules.md §8): 21 cards to
+# each seat and 3 bottom cards (card words), and turn up a random non-joker
+# dealt card.  Returns the marked card's id (copy * 54 + card, 0..107; its
+# twin is (id + 54) mod 108) and sets *open_ll to its holder and *partner to
+# the twin's holder (-1 when the open landlord holds both or the twin is in
+# the bottom).  The bottom is not added to any hand.
+cdef int deal_five(Rng* r, u64* hands, u64* bottom, int* open_ll, int* partner) noexcept nogil
 
 
 cdef class PlayState:

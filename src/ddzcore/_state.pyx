@@ -14,7 +14,9 @@ from libc.string cimport memcpy, memset
 from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, int32_t, int64_t, uint64_t
 
 from ddzcore.bits cimport *
-from ddzcore._kernel cimport generate, beats, valid_hand, valid_reading, records_to_array, adopt_block
+from ddzcore._kernel cimport generate, beats, valid_hand, valid_reading, adopt_block
+from ddzcore.flow cimport *
+from ddzcore._movelist cimport MoveList
 
 cimport numpy as cnp
 
@@ -24,10 +26,11 @@ import numpy as np
 
 cnp.import_array()
 
-from ddzcore.errors import (IllegalMoveError, InvalidArgumentError, InvalidDealError, InvalidMoveError,
+from ddzcore._errors import (IllegalMoveError, InvalidArgumentError, InvalidDealError, InvalidMoveError,
                             InvalidRulesError, InvalidStateError, MoveIndexError)
 from ddzcore.generate import _hand_word, _last_codes
-from ddzcore.moves import MOVE_DTYPE, Move, MoveList
+from ddzcore._kernel import MOVE_DTYPE
+from ddzcore.moves import Move
 from ddzcore.rules import Rules
 
 #: Bytes of one native ``State`` (a copy is a copy of this many bytes).
@@ -54,6 +57,15 @@ assert RECORD_DTYPE.itemsize == sizeof(MoveOut)
 
 _STANDARD = Rules()
 
+#: The flow-action table of ``ddzcore/flow.pxd`` (name -> value), which
+#: ``ddzcore.game.Action`` and ``ddzcore.five.FiveAction`` mirror.
+FLOW_ACTIONS = {
+    "NO_SHOW": A_NO_SHOW, "SHOW": A_SHOW, "NO_CALL": A_NO_CALL, "CALL": A_CALL, "NO_ROB": A_NO_ROB,
+    "ROB": A_ROB, "NO_BID": A_NO_BID, "BID_1": A_BID_1, "BID_2": A_BID_2, "BID_3": A_BID_3,
+    "NO_DOUBLE": A_NO_DOUBLE, "DOUBLE": A_DOUBLE, "ESCAPE": A_ESCAPE, "NO_REVEAL": A_NO_REVEAL,
+    "REVEAL": A_REVEAL,
+}
+
 
 # ---------------------------------------------------------------- deal
 
@@ -65,24 +77,67 @@ _DECK[52] = R_SMALL
 _DECK[53] = R_BIG
 
 
-cdef void deal(Rng* r, u64* hands, u64* bottom) noexcept nogil:
-    """Shuffle one deck (Fisher-Yates) and deal 17/17/17 + 3 bottom cards."""
-    cdef unsigned char d[54]
+cdef inline void shuffle(Rng* r, unsigned char* d, int n) noexcept nogil:
+    """Fisher-Yates over d[0:n]."""
     cdef unsigned char t
     cdef int i, j
-    cdef u64 w
-    memcpy(d, _DECK, 54)
-    for i in range(53, 0, -1):
+    for i in range(n - 1, 0, -1):
         j = rng_below(r, i + 1)
         t = d[i]
         d[i] = d[j]
         d[j] = t
+
+
+cdef void deal(Rng* r, u64* hands, u64* bottom) noexcept nogil:
+    """Shuffle one deck and deal 17/17/17 + 3 bottom cards."""
+    cdef unsigned char d[54]
+    cdef int i, j
+    cdef u64 w
+    memcpy(d, _DECK, 54)
+    shuffle(r, d, 54)
     for i in range(3):
         w = 0
         for j in range(17 * i, 17 * i + 17):
             w += unit(d[j])
         hands[i] = w
     bottom[0] = unit(d[51]) + unit(d[52]) + unit(d[53])
+
+
+cdef int deal_five(Rng* r, u64* hands, u64* bottom, int* open_ll, int* partner) noexcept nogil:
+    """Shuffle two decks of card ids, deal 21 x 5 + 3 bottom cards and draw
+    the marked card among the dealt non-jokers."""
+    cdef unsigned char d[108]
+    cdef int i, j, k, pos = 0, mk, twin
+    cdef u64 w
+    for i in range(108):
+        d[i] = i
+    shuffle(r, d, 108)
+    for i in range(5):
+        w = 0
+        for j in range(21 * i, 21 * i + 21):
+            w += unit(_DECK[d[j] % 54])
+        hands[i] = w
+    bottom[0] = unit(_DECK[d[105] % 54]) + unit(_DECK[d[106] % 54]) + unit(_DECK[d[107] % 54])
+    # the k-th dealt non-joker, uniformly: 105 dealt cards minus the jokers among them
+    k = 105
+    for i in range(105):
+        if d[i] % 54 >= 52:
+            k -= 1
+    k = rng_below(r, k)
+    for i in range(105):
+        if d[i] % 54 < 52:
+            if k == 0:
+                pos = i
+                break
+            k -= 1
+    mk = d[pos]
+    open_ll[0] = pos // 21
+    twin = (mk + 54) % 108
+    partner[0] = -1
+    for i in range(105):
+        if d[i] == twin and i // 21 != open_ll[0]:
+            partner[0] = i // 21
+    return mk
 
 
 # ---------------------------------------------------------------- move buffers
@@ -158,11 +213,17 @@ cdef struct Flow:
     int points          # 1: point bidding (叫分); 0: call and rob (叫地主/抢地主)
     int rob_back
     int max_redeals     # -1: no cap
+    int laizi           # 1: draw the wild rank once the landlord is known (docs/rules.md §7)
+    int five            # 1: five players, two decks (docs/rules.md §8; flags has F_TWO_DECKS)
 
 
 cdef struct GameOut:
-    u64 hands[3]        # at the start of play (the landlord's with the bottom cards)
+    u64 hands[5]        # at the start of play (the landlord's with the bottom cards)
     u64 bottom
+    int8_t partner      # five players: the hidden landlord, -1 when the open landlord is alone
+    uint8_t marked      # five players: the marked card's id (copy * 54 + card)
+    int8_t wild         # the wild rank index, -1 without laizi
+    uint8_t soft        # soft bombs played (laizi, docs/rules.md §7)
     uint16_t redeals
     uint16_t turns
     int8_t landlord
@@ -173,24 +234,13 @@ cdef struct GameOut:
     uint8_t bombs
     uint8_t spring
     uint8_t anti
-    uint8_t calls[4]    # the last deal's calling decisions (Action values), NO_ACTION after
+    uint8_t calls[4]    # the last deal's calling decisions (flow.pxd values), NO_ACTION after
 
 
 cdef struct Rec:
     MoveOut* p
     Py_ssize_t n
     Py_ssize_t cap
-
-
-# Calling decisions as recorded in GameOut.calls: the values of ddzcore.game.Action.
-cdef enum:
-    A_NO_CALL = 2
-    A_CALL = 3
-    A_NO_ROB = 4
-    A_ROB = 5
-    A_NO_BID = 6
-    A_BID_1 = 7
-    NO_ACTION = 255     # padding after the last decision
 
 
 cdef int call_rob(Rng* r, int first, int rob_back, GameOut* g) noexcept nogil:
@@ -265,47 +315,72 @@ cdef inline int random_step(State* s, Rng* r, Buf* b, u64* cards, u64* info) noe
     return 0
 
 
+cdef void start_play(State* s, const u64* hands, int n, int flags, int landlord, int partner) noexcept nogil:
+    """*s at the first lead of a deal: `n` hands, the landlord (with the bottom
+    cards already in its hand) to move, nothing played yet."""
+    cdef int i
+    memset(s, 0, sizeof(State))
+    for i in range(n):
+        s.hand[i] = hands[i]
+    s.flags = flags
+    s.turn = landlord
+    s.owner = -1
+    s.landlord = landlord
+    s.partners = (1 << partner) if partner >= 0 else 0
+    s.extra_seats = n - 3
+
+
 cdef int random_game(Rng* r, const Flow* f, Buf* b, Rec* rec, GameOut* g) noexcept nogil:
     """Deal, call and play one game with uniformly random choices into *g;
     moves appended to *rec when rec is not NULL.  0, or -1 when out of memory."""
     cdef State s
-    cdef int landlord, i
+    cdef int landlord, i, partner = -1, flags = f.flags
     cdef u64 cards, info
     cdef MoveOut* grown
     g.redeals = 0
-    while True:
-        deal(r, g.hands, &g.bottom)
-        g.first = rng_below(r, 3)
+    g.partner = -1
+    g.marked = 0
+    g.wild = -1
+    g.soft = 0
+    if f.five:
+        # docs/rules.md §8: no calling; the marked card names the landlords (reveal and doubling left out)
+        g.marked = deal_five(r, g.hands, &g.bottom, &landlord, &partner)
+        g.first = landlord
         g.robs = 0
         g.base = 1
         memset(g.calls, NO_ACTION, 4)
-        if f.points:
-            landlord = point_bid(r, g.first, g)
-        else:
-            landlord = call_rob(r, g.first, f.rob_back, g)
-        if landlord >= 0:
-            break
-        if f.max_redeals >= 0 and g.redeals >= f.max_redeals:
-            g.landlord = g.winner = -1
-            g.base = g.bombs = g.spring = g.anti = 0
-            g.turns = 0
-            return 0
-        g.redeals += 1
+        g.partner = partner
+    else:
+        while True:
+            deal(r, g.hands, &g.bottom)
+            g.first = rng_below(r, 3)
+            g.robs = 0
+            g.base = 1
+            memset(g.calls, NO_ACTION, 4)
+            if f.points:
+                landlord = point_bid(r, g.first, g)
+            else:
+                landlord = call_rob(r, g.first, f.rob_back, g)
+            if landlord >= 0:
+                break
+            if f.max_redeals >= 0 and g.redeals >= f.max_redeals:
+                g.landlord = g.winner = -1
+                g.base = g.bombs = g.spring = g.anti = 0
+                g.turns = 0
+                return 0
+            g.redeals += 1
+        if f.laizi:     # docs/rules.md §7: a rank from 3 to 2 drawn once the landlord is known
+            g.wild = rng_below(r, 13)
+            flags = (flags & ~0xF00) | ((g.wild + 1) << 8)
     g.hands[landlord] += g.bottom
     g.landlord = landlord
-    for i in range(3):
-        s.hand[i] = g.hands[i]
-    s.last_cards = s.last_info = 0
-    s.flags = f.flags
-    s.ply = 0
-    s.turn = landlord
-    s.owner = -1
-    s.landlord = landlord
-    s.bombs = s.landlord_plays = s.farmer_plays = 0
+    start_play(&s, g.hands, 5 if f.five else 3, flags, landlord, partner)
     while not is_over(&s):
         i = s.turn
         if random_step(&s, r, b, &cards, &info) < 0:
             return -1
+        if info_combo(info) == C_SOFT_BOMB:
+            g.soft += 1
         if rec != NULL:
             if rec.n == rec.cap:
                 grown = <MoveOut*>realloc(rec.p, 2 * rec.cap * sizeof(MoveOut))
@@ -320,9 +395,27 @@ cdef int random_game(Rng* r, const Flow* f, Buf* b, Rec* rec, GameOut* g) noexce
     g.winner = s.owner
     g.turns = s.ply
     g.bombs = s.bombs
-    g.spring = s.owner == landlord and s.farmer_plays == 0
-    g.anti = s.owner != landlord and s.landlord_plays == 1
+    g.spring = state_spring(&s)
+    g.anti = state_anti_spring(&s)
     return 0
+
+
+cdef bint state_spring(const State* s) noexcept nogil:
+    """Over and spring: three players, the landlord won and no farmer played
+    (春天, docs/rules.md §3); five players, the losing side played no card (§8)."""
+    cdef bint lw
+    if not is_over(s):
+        return False
+    lw = landlord_side(s, s.owner)
+    if lw and s.farmer_plays == 0:
+        return True
+    return s.extra_seats != 0 and not lw and s.landlord_plays == 0
+
+
+cdef bint state_anti_spring(const State* s) noexcept nogil:
+    """Over, three players, a farmer won and the landlord played exactly one
+    combination (反春, docs/rules.md §3); five players have none (§8)."""
+    return is_over(s) and s.extra_seats == 0 and s.owner != s.landlord and s.landlord_plays == 1
 
 
 cdef inline uint64_t game_seed(uint64_t seed, uint64_t game) noexcept nogil:
@@ -333,9 +426,11 @@ cdef inline uint64_t game_seed(uint64_t seed, uint64_t game) noexcept nogil:
 
 
 def _simulate(Py_ssize_t n_games, uint64_t seed, int flags, bint points, bint rob_back,
-              int max_redeals, bint record, uint64_t first_game):
+              int max_redeals, bint record, uint64_t first_game, bint laizi=False, int players=3):
     """Kernel of ``ddzcore.search.simulate`` (which documents it): a dict of
-    column arrays, plus ``moves``/``offsets`` when recording."""
+    column arrays, plus ``moves``/``offsets`` when recording.  ``laizi``
+    draws the wild rank of each three-player game; ``players`` is 3 or 5
+    (then ``flags`` are two-deck rule flags)."""
     cdef Flow f
     cdef Buf b
     cdef Rec rec
@@ -343,7 +438,11 @@ def _simulate(Py_ssize_t n_games, uint64_t seed, int flags, bint points, bint ro
     cdef GameOut g
     cdef Py_ssize_t i
     cdef int err = 0, k
+    if players != 3 and players != 5:
+        raise ValueError(f"players must be 3 or 5, not {players}")
     f.flags = flags
+    f.laizi = laizi
+    f.five = players == 5
     f.points = points
     f.rob_back = rob_back
     f.max_redeals = max_redeals
@@ -359,8 +458,12 @@ def _simulate(Py_ssize_t n_games, uint64_t seed, int flags, bint points, bint ro
         "anti_spring": np.empty(n_games, np.bool_),
         "turns": np.empty(n_games, np.uint16),
         "calls": np.empty((n_games, 4), np.uint8),
-        "hands": np.empty((n_games, 3), np.uint64),
+        "hands": np.empty((n_games, players), np.uint64),
         "bottom": np.empty(n_games, np.uint64),
+        "partner": np.empty(n_games, np.int8),
+        "marked": np.empty(n_games, np.uint8),
+        "wild": np.empty(n_games, np.int8),
+        "soft_bombs": np.empty(n_games, np.uint8),
     }
     cdef int8_t[::1] c_landlord = cols["landlord"], c_winner = cols["winner"], c_first = cols["first_caller"]
     cdef uint16_t[::1] c_redeals = cols["redeals"], c_turns = cols["turns"]
@@ -369,6 +472,8 @@ def _simulate(Py_ssize_t n_games, uint64_t seed, int flags, bint points, bint ro
     cdef u64[:, ::1] c_hands = cols["hands"]
     cdef uint8_t[:, ::1] c_calls = cols["calls"]
     cdef u64[::1] c_bottom = cols["bottom"]
+    cdef int8_t[::1] c_partner = cols["partner"], c_wild = cols["wild"]
+    cdef uint8_t[::1] c_marked = cols["marked"], c_soft = cols["soft_bombs"]
     offsets = np.zeros(n_games + 1 if record else 0, np.int64)
     cdef int64_t[::1] c_off = offsets
     b.p = NULL
@@ -400,10 +505,13 @@ def _simulate(Py_ssize_t n_games, uint64_t seed, int flags, bint points, bint ro
             c_spring[i] = g.spring
             c_anti[i] = g.anti
             c_turns[i] = g.turns
-            c_hands[i, 0] = g.hands[0]
-            c_hands[i, 1] = g.hands[1]
-            c_hands[i, 2] = g.hands[2]
+            for k in range(players):
+                c_hands[i, k] = g.hands[k]
             c_bottom[i] = g.bottom
+            c_partner[i] = g.partner
+            c_marked[i] = g.marked
+            c_wild[i] = g.wild
+            c_soft[i] = g.soft
             for k in range(4):
                 c_calls[i, k] = g.calls[k]
             if record:
@@ -420,9 +528,22 @@ def _simulate(Py_ssize_t n_games, uint64_t seed, int flags, bint points, bint ro
 
 # ---------------------------------------------------------------- Python wrapper
 
-cdef inline int seat_arg(object v, str name) except -1:
-    if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < 3:
-        raise InvalidStateError(f"{name} must be a seat 0, 1 or 2, not {v!r}")
+cdef MoveRec* legal_block(const State* s, Py_ssize_t n) except NULL:
+    """The n legal moves of *s (n = legal(s, NULL, 0)) in a new malloc'd block: free it."""
+    cdef MoveRec* p = <MoveRec*>malloc(n * sizeof(MoveRec))
+    if p == NULL:
+        raise MemoryError()
+    legal(s, p, n)
+    return p
+
+
+cdef inline int max_plies(const State* s) noexcept nogil:
+    return MAX_PLIES_FIVE if s.extra_seats else MAX_PLIES
+
+
+cdef inline int seat_arg(object v, str name, int n=3) except -1:
+    if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < n:
+        raise InvalidStateError(f"{name} must be a seat 0..{n - 1}, not {v!r}")
     return v
 
 
@@ -440,16 +561,22 @@ cdef inline u64 u64_arg(object v, str name, object error=InvalidMoveError) excep
 
 
 cdef bint state_ok(const State* s) noexcept nogil:
-    """Whether *s is a position some game reaches (docs/rules.md §3): seats in
-    range, the hands and the move to beat within one deck, the move to beat
-    a valid reading owned by another seat (or cleared when the owner leads),
-    every seat but the owner holding cards, counters in range and, while the
-    game goes on, a legal move for the seat to move.  Reads nothing out of
-    bounds whatever *s holds."""
-    cdef int i, r, n
-    if not (0 <= s.turn < 3 and 0 <= s.landlord < 3 and -1 <= s.owner < 3):
+    """Whether *s is a position some game reaches (docs/rules.md §3, §8): three
+    seats with one deck or five with two, seats in range, the hands and the
+    move to beat within the deck(s), the move to beat a valid reading owned
+    by another seat (or cleared when the owner leads), every seat but the
+    owner holding cards, counters in range and, while the game goes on, a
+    legal move for the seat to move.  Reads nothing out of bounds whatever
+    *s holds."""
+    cdef int i, r, n, ns, two = (s.flags & F_TWO_DECKS) != 0
+    if s.extra_seats != (2 if two else 0):
         return False
-    if s.bombs > 54 or s.landlord_plays > 54 or s.farmer_plays > 54:
+    ns = seats(s)
+    if not (0 <= s.turn < ns and 0 <= s.landlord < ns and -1 <= s.owner < ns):
+        return False
+    if (s.partners and ns == 3) or s.partners >> ns or (s.partners >> s.landlord) & 1:
+        return False
+    if s.bombs > 108 or s.landlord_plays > 108 or s.farmer_plays > 108:
         return False
     if (s.last_info == 0) != (s.last_cards == 0):
         return False
@@ -458,26 +585,36 @@ cdef bint state_ok(const State* s) noexcept nogil:
             return False
     elif s.owner >= 0 and s.owner != s.turn:
         return False
+    if s.last_cards >> 60:
+        return False
+    for i in range(ns):
+        if s.hand[i] >> 60:
+            return False
+    for i in range(ns, MAX_SEATS):
+        if s.hand[i]:
+            return False
     for r in range(15):
         n = (s.last_cards >> (4 * r)) & 0xF
-        for i in range(3):
+        for i in range(ns):
             n += (s.hand[i] >> (4 * r)) & 0xF
-        if n > (4 if r < 13 else 1):
+        if n > (4 if r < 13 else 1) << two:
             return False
-    if s.hand[0] >> 60 or s.hand[1] >> 60 or s.hand[2] >> 60 or s.last_cards >> 60:
-        return False
-    for i in range(3):
+    for i in range(ns):
         if s.hand[i] == 0 and i != s.owner:
             return False
     return is_over(s) or legal(s, NULL, 0) > 0
 
 
 cdef bint same_state(const State* a, const State* b) noexcept nogil:
-    return (a.hand[0] == b.hand[0] and a.hand[1] == b.hand[1] and a.hand[2] == b.hand[2]
-            and a.last_cards == b.last_cards and a.last_info == b.last_info and a.flags == b.flags
+    cdef int i
+    for i in range(MAX_SEATS):
+        if a.hand[i] != b.hand[i]:
+            return False
+    return (a.last_cards == b.last_cards and a.last_info == b.last_info and a.flags == b.flags
             and a.ply == b.ply and a.turn == b.turn and a.owner == b.owner and a.landlord == b.landlord
             and a.bombs == b.bombs and a.landlord_plays == b.landlord_plays
-            and a.farmer_plays == b.farmer_plays)
+            and a.farmer_plays == b.farmer_plays and a.partners == b.partners
+            and a.extra_seats == b.extra_seats)
 
 
 cdef bint state_legal_move(const State* s, u64 cards, u64 info) noexcept nogil:
@@ -493,81 +630,99 @@ cdef bint state_legal_move(const State* s, u64 cards, u64 info) noexcept nogil:
 
 
 cdef class PlayState:
-    """The play phase of a three-player, one-deck game, held natively (docs/rules.md §3).
+    """The play phase of a game, held natively: three players with one deck
+    (docs/rules.md §3) or five players with two decks (五人斗地主, docs/rules.md §8).
 
     ``PlayState(hands, landlord=0, turn=None, last=None, owner=None, rules=None,
-    *, bombs=0, landlord_plays=0, farmer_plays=0)``:
+    *, bombs=0, landlord_plays=0, farmer_plays=0, partner=None)``:
 
-    - ``hands``: three hands (``Hand``, card text or card words), seats 0-2 in
-      turn order (the next seat after s is (s + 1) mod 3); all open.
-    - ``landlord``: the landlord's seat; ``turn``: the seat to move
-      (default: the landlord, who leads the first trick).
+    - ``hands``: three hands with one-deck rules, five with two-deck rules
+      (``Hand``, card text or card words), seats in turn order (the next
+      seat after s is (s + 1) mod seats); all open.
+    - ``landlord``: the landlord's seat (five players: the open landlord,
+      明地主); ``turn``: the seat to move (default: the landlord, who leads
+      the first trick).
     - ``last``: the move to beat (``Move`` or move text; ``None`` = a free
       lead) and ``owner``, the seat that played it (default: the seat before
       ``turn``; the passes since then follow from the seats).
-    - ``rules``: a one-deck ``Rules`` or preset name (move generation
-      switches, and the laizi wild rank ``Rules.wild``, docs/rules.md §7).
+    - ``rules``: a ``Rules`` or preset name: one deck (move generation
+      switches, and the laizi wild rank ``Rules.wild``, docs/rules.md §7) or
+      two decks (``Rules(decks=2)``, five players, no wild cards).
     - ``bombs``, ``landlord_plays``, ``farmer_plays``: bookkeeping carried
-      in from earlier play (bombs and rockets played; non-pass moves of the
-      landlord / of the farmers) for the multiplier and spring (docs/rules.md §3, §6).
+      in from earlier play (bombs that double the multiplier; non-pass
+      moves of the landlord side / of the farmers) for the multiplier and
+      spring (docs/rules.md §3, §6, §8).
+    - ``partner``: five players only, the hidden landlord's seat (暗地主,
+      who holds the marked card's twin), ``None`` when the open landlord
+      plays alone.
 
     The state is a ``STATE_BYTES``-byte C struct; ``copy()`` copies it.
     ``push``/``pop`` make and undo moves (python-chess style: ``pop``
     undoes the last ``push``); moves also cross as integer codes:
     ``legal_moves_into(buf)`` fills a reusable ``MOVE_DTYPE`` array and
     ``push_codes(cards, info)`` / ``push_index(i)`` play without ``Move``
-    objects.
+    objects.  Five-player play is by ranks: which concrete copy of the
+    marked card a move holds is ``FiveGame``'s business, not the state's.
 
     Raises ``InvalidCardsError`` for a bad hand, ``InvalidDealError`` when the
-    hands (with the move to beat) exceed one deck or a seat other than the
+    hands (with the move to beat) exceed the deck(s) or a seat other than the
     owner of the last move has no cards, ``InvalidMoveError`` for a bad
-    ``last``, ``InvalidStateError`` for bad seats or counts and
-    ``InvalidRulesError`` for rules that are not one-deck ``Rules``.
-    Unpickling checks everything it restores the same way, the undo history
-    too (each step must be a legal move of the position before it), and
-    raises ``InvalidStateError``.
+    ``last``, ``InvalidStateError`` for bad seats or counts (or a hand count
+    that does not match the rules).  Unpickling checks everything it restores the
+    same way, the undo history too (each step must be a legal move of the
+    position before it), and raises ``InvalidStateError``.
     """
 
     def __init__(self, hands, landlord=0, turn=None, last=None, owner=None, rules=None, *,
-                 bombs=0, landlord_plays=0, farmer_plays=0):
-        cdef int i
+                 bombs=0, landlord_plays=0, farmer_plays=0, partner=None):
+        cdef int i, ns, decks
         rules = Rules.coerce(rules)
-        if rules.decks != 1:
-            raise InvalidRulesError("PlayState plays the three-player one-deck game (Rules.decks == 1)")
+        decks = rules.decks
+        ns = 3 if decks == 1 else 5
         try:
             hands = list(hands) if not isinstance(hands, (str, bytes)) else None
         except TypeError:
             hands = None
-        if hands is None or len(hands) != 3:
-            raise InvalidStateError(f"hands must be a sequence of three hands (seats 0, 1, 2), not {hands!r}")
+        if hands is None or len(hands) != ns:
+            raise InvalidStateError(f"hands must be a sequence of {ns} hands (seats 0-{ns - 1}, "
+                                    f"{decks} deck{'s' if decks > 1 else ''}), not {hands!r}")
         words = [_hand_word(h, rules) for h in hands]
-        ll = seat_arg(landlord, "landlord")
-        t = ll if turn is None else seat_arg(turn, "turn")
+        ll = seat_arg(landlord, "landlord", ns)
+        t = ll if turn is None else seat_arg(turn, "turn", ns)
+        pt = -1
+        if partner is not None:
+            if ns == 3:
+                raise InvalidStateError("partner is the five-player hidden landlord; three players have none")
+            pt = seat_arg(partner, "partner", ns)
+            if pt == ll:
+                raise InvalidStateError(f"partner {pt} is the landlord itself: give partner=None for a lone landlord")
         lc, li = _last_codes(last, rules)
         if li == 0:
             if owner is not None:
-                o = seat_arg(owner, "owner")
+                o = seat_arg(owner, "owner", ns)
                 if o != t:
                     raise InvalidStateError(f"owner {o} but no last move: on a free lead the owner, "
                                      f"if given, is the seat to move ({t})")
             else:
                 o = -1
         else:
-            o = (t + 2) % 3 if owner is None else seat_arg(owner, "owner")
+            o = (t + ns - 1) % ns if owner is None else seat_arg(owner, "owner", ns)
             if o == t:
                 raise InvalidStateError(f"owner {o} is the seat to move: its trick is over, give last=None")
         for name, v in (("bombs", bombs), ("landlord_plays", landlord_plays), ("farmer_plays", farmer_plays)):
-            int_arg(v, name, 0, 54, InvalidStateError)
+            int_arg(v, name, 0, 54 * decks, InvalidStateError)
         for r in range(15):
             n = sum((w >> (4 * r)) & 0xF for w in words) + ((lc >> (4 * r)) & 0xF)
-            if n > (4 if r < 13 else 1):
+            if n > (4 if r < 13 else 1) * decks:
                 raise InvalidDealError(f"the hands{' and the last move' if lc else ''} hold {n} cards "
-                                       f"of rank {'3456789TJQKA2BR'[r]}; one deck has {4 if r < 13 else 1}")
-        for i in range(3):
+                                       f"of rank {'3456789TJQKA2BR'[r]}; {decks} deck{'s' if decks > 1 else ''} "
+                                       f"{'has' if decks == 1 else 'have'} {(4 if r < 13 else 1) * decks}")
+        for i in range(ns):
             if words[i] == 0 and i != o:
                 raise InvalidDealError(f"seat {i} has no cards but did not play the last move: "
                                        f"the game would already be over")
-        for i in range(3):
+        memset(&self.st, 0, sizeof(State))
+        for i in range(ns):
             self.st.hand[i] = words[i]
         self.st.last_cards = lc
         self.st.last_info = li
@@ -579,6 +734,8 @@ cdef class PlayState:
         self.st.bombs = bombs
         self.st.landlord_plays = landlord_plays
         self.st.farmer_plays = farmer_plays
+        self.st.partners = (1 << pt) if pt >= 0 else 0
+        self.st.extra_seats = ns - 3
         self.rules = rules
         self.nhist = 0
         if not state_ok(&self.st):
@@ -588,14 +745,27 @@ cdef class PlayState:
         free(self.hist)
 
     @classmethod
-    def deal(cls, seed, landlord=0, rules=None):
-        """A random deal (17 cards each, the 3 bottom cards to ``landlord``),
-        the same for the same ``seed`` (int in 0..2**64-1) on every platform."""
+    def deal(cls, seed, landlord=None, rules=None):
+        """A random deal, the same for the same ``seed`` (int in 0..2**64-1)
+        on every platform.  One deck: 17 cards each, the 3 bottom cards to
+        ``landlord`` (default 0).  Two decks (``Rules(decks=2)``, docs/rules.md
+        §8): 21 cards each and a marked card drawn among the dealt
+        non-jokers; its holder is the landlord and takes the bottom, the
+        twin's holder is the ``partner`` (give no ``landlord``: the deal
+        decides).  Raises ``InvalidStateError`` for a bad ``landlord``."""
         cdef Rng r
-        cdef u64 hands[3]
+        cdef u64 hands[5]
         cdef u64 bottom
-        ll = seat_arg(landlord, "landlord")
+        cdef int ll, pt
+        rules = Rules.coerce(rules)
         rng_seed(&r, u64_arg(seed, "seed", InvalidArgumentError))
+        if rules.decks == 2:
+            if landlord is not None:
+                raise InvalidStateError("with two decks the marked card decides the landlord: give no landlord")
+            deal_five(&r, hands, &bottom, &ll, &pt)
+            hands[ll] += bottom
+            return cls([hands[i] for i in range(5)], ll, rules=rules, partner=None if pt < 0 else pt)
+        ll = seat_arg(0 if landlord is None else landlord, "landlord")
         deal(&r, hands, &bottom)
         hands[ll] += bottom
         return cls([hands[0], hands[1], hands[2]], ll, rules=rules)
@@ -605,12 +775,32 @@ cdef class PlayState:
     def hands(self):
         """The three hands, a tuple of ``Hand``."""
         from ddzcore.cards import Hand
-        return tuple(Hand._trusted(self.st.hand[i]) for i in range(3))
+        return tuple(Hand._trusted(self.st.hand[i], self.rules.decks) for i in range(seats(&self.st)))
 
     @property
     def hand_words(self):
-        """The three hands as card words (ints)."""
-        return (self.st.hand[0], self.st.hand[1], self.st.hand[2])
+        """The hands as card words (ints), one per seat."""
+        return tuple(self.st.hand[i] for i in range(seats(&self.st)))
+
+    @property
+    def players(self):
+        """Seats at the table: 3 (one deck) or 5 (two decks)."""
+        return seats(&self.st)
+
+    @property
+    def partner(self):
+        """Five players: the hidden landlord's seat (暗地主), ``None`` when the
+        landlord plays alone or with three players."""
+        cdef int i
+        for i in range(MAX_SEATS):
+            if (self.st.partners >> i) & 1:
+                return i
+        return None
+
+    @property
+    def landlords(self):
+        """The landlord side's seats, ascending (the landlord and its partner)."""
+        return tuple(i for i in range(seats(&self.st)) if landlord_side(&self.st, i))
 
     @property
     def turn(self):
@@ -639,7 +829,7 @@ cdef class PlayState:
 
     @property
     def passes(self):
-        """Consecutive passes since the last play (0, 1 or 2)."""
+        """Consecutive passes since the last play (0 .. players - 1)."""
         return passes(&self.st)
 
     @property
@@ -649,7 +839,9 @@ cdef class PlayState:
 
     @property
     def bombs(self):
-        """Bombs and rockets played (each doubles the multiplier)."""
+        """Bombs played that double the multiplier: one deck every bomb and
+        rocket (docs/rules.md §6); two decks 5-8 card bombs, three and four
+        jokers (docs/rules.md §8)."""
         return self.st.bombs
 
     @property
@@ -672,25 +864,30 @@ cdef class PlayState:
 
     @property
     def landlord_won(self):
-        """True / False once over, ``None`` while the game goes on."""
-        return (self.st.owner == self.st.landlord) if is_over(&self.st) else None
+        """Whether the landlord side won: True / False once over, ``None``
+        while the game goes on."""
+        return landlord_side(&self.st, self.st.owner) if is_over(&self.st) else None
 
     @property
     def spring(self):
-        """Over, the landlord won and no farmer played a card (春天)."""
-        return is_over(&self.st) and self.st.owner == self.st.landlord and self.st.farmer_plays == 0
+        """Over and a spring: three players, the landlord won and no farmer
+        played a card (春天, docs/rules.md §3); five players, the losing side
+        played no card (docs/rules.md §8)."""
+        return state_spring(&self.st)
 
     @property
     def anti_spring(self):
-        """Over, a farmer won and the landlord played exactly one combination (反春)."""
-        return is_over(&self.st) and self.st.owner != self.st.landlord and self.st.landlord_plays == 1
+        """Over, three players, a farmer won and the landlord played exactly
+        one combination (反春); always False with five players."""
+        return state_anti_spring(&self.st)
 
     @property
     def multiplier(self):
         """The play phase's factor of the multiplier under the happy rules
-        (docs/rules.md §6): 2 per bomb or rocket, times 2 for a spring or
-        anti-spring (robs, shows and doubling are not part of the play phase;
-        laizi rooms score bombs by kind, docs/rules.md §7, which ``Game`` does)."""
+        (docs/rules.md §6, §8): 2 per doubling bomb (``bombs``), times 2 for a
+        spring or anti-spring (robs, shows, reveals and doubling are not part
+        of the play phase; laizi rooms score bombs by kind, docs/rules.md §7,
+        which ``Game`` does)."""
         return (1 << self.st.bombs) * (2 if self.spring or self.anti_spring else 1)
 
     @property
@@ -703,12 +900,15 @@ cdef class PlayState:
         """Legal moves of the seat to move (a ``MoveList``, kernel order: when
         following, pass first); empty once the game is over."""
         cdef MoveRec buf[MAX_MOVES]
+        cdef MoveRec* p
         cdef Py_ssize_t n = legal(&self.st, buf, MAX_MOVES)
         if n <= MAX_MOVES:
-            return MoveList(records_to_array(buf, n), self.rules)
-        arr = np.empty(n, MOVE_DTYPE)
-        legal(&self.st, <MoveRec*>cnp.PyArray_DATA(<cnp.ndarray>arr), n)
-        return MoveList(arr, self.rules)
+            return MoveList._wrap(buf, n, self.rules)
+        p = legal_block(&self.st, n)
+        try:
+            return MoveList._wrap(p, n, self.rules)
+        finally:
+            free(p)
 
     def count_moves(self):
         """How many legal moves the seat to move has (0 once over)."""
@@ -769,7 +969,7 @@ cdef class PlayState:
         Raises ``MoveIndexError`` (an ``IndexError`` and a ``ValueError``)
         unless ``index`` is an int with 0 <= index < ``count_moves()``."""
         cdef MoveRec buf[MAX_MOVES]
-        cdef Buf b
+        cdef MoveRec* p
         cdef Py_ssize_t n = legal(&self.st, buf, MAX_MOVES), i
         if isinstance(index, np.integer):
             index = int(index)
@@ -779,15 +979,11 @@ cdef class PlayState:
         if i < MAX_MOVES:
             self._push(buf[i].cards, buf[i].info)
             return
-        b.p = NULL
-        b.cap = 0
-        if not buf_reserve(&b, n):
-            raise MemoryError()
-        legal(&self.st, b.p, n)
+        p = legal_block(&self.st, n)
         try:
-            self._push(b.p[i].cards, b.p[i].info)
+            self._push(p[i].cards, p[i].info)
         finally:
-            free(b.p)
+            free(p)
 
     def pop(self):
         """Undo the last push and return its ``Move``; ``IndexError`` when
@@ -804,10 +1000,10 @@ cdef class PlayState:
         count as moves; a game that ends earlier contributes nothing below its
         end; depth 0 gives 1).  Leaves are counted in bulk, without the GIL.
         Raises ``InvalidArgumentError`` unless ``depth`` is an int in
-        0..``MAX_PLIES`` (168: no one-deck game lasts longer)."""
+        0..168 (no one-deck game lasts longer; five players: 0..540)."""
         cdef State s = self.st
         cdef int64_t n
-        cdef int d = int_arg(depth, "depth", 0, MAX_PLIES)
+        cdef int d = int_arg(depth, "depth", 0, max_plies(&self.st))
         with nogil:
             n = state_perft(&s, d)
         if n < 0:
@@ -817,8 +1013,8 @@ cdef class PlayState:
     def perft_divide(self, depth):
         """``perft(depth)`` split by first move: a dict ``{Move: count}`` in
         kernel order (for finding where two counts disagree); depth in
-        1..``MAX_PLIES``, else ``InvalidArgumentError``."""
-        depth = int_arg(depth, "depth", 1, MAX_PLIES)
+        1..168 (five players: 540), else ``InvalidArgumentError``."""
+        depth = int_arg(depth, "depth", 1, max_plies(&self.st))
         out = {}
         child = self.copy(stack=False)
         for m in self.legal_moves():
@@ -886,20 +1082,12 @@ cdef class PlayState:
 
     def __eq__(self, other):
         """Same position and bookkeeping (hands, turn, move to beat and its
-        owner, landlord, counters, ply and rules); the move history is ignored."""
+        owner, landlord and partner, counters, ply and rules); the move
+        history is ignored."""
         if not isinstance(other, PlayState):
             return NotImplemented
         cdef PlayState o = other
-        cdef int i
-        for i in range(3):
-            if self.st.hand[i] != o.st.hand[i]:
-                return False
-        return (self.st.last_cards == o.st.last_cards and self.st.last_info == o.st.last_info
-                and self.st.flags == o.st.flags and self.st.ply == o.st.ply
-                and self.st.turn == o.st.turn and self.st.owner == o.st.owner
-                and self.st.landlord == o.st.landlord and self.st.bombs == o.st.bombs
-                and self.st.landlord_plays == o.st.landlord_plays
-                and self.st.farmer_plays == o.st.farmer_plays and self.rules == o.rules)
+        return same_state(&self.st, &o.st) and self.rules == o.rules
 
     __hash__ = None
 
@@ -911,16 +1099,20 @@ cdef class PlayState:
     def __repr__(self):
         hands, ll, turn, last, owner = self._args()
         extra = f", last={last!r}, owner={owner}" if last else ""
+        if self.partner is not None:
+            extra += f", partner={self.partner}"
         rules = "" if self.rules == _STANDARD else f", rules={_rules_repr(self.rules)}"
         over = f" (over: seat {self.st.owner} won)" if is_over(&self.st) else ""
         return f"<PlayState(hands={tuple(hands)!r}, landlord={ll}, turn={turn}{extra}{rules}){over}>"
 
     def __reduce__(self):
+        # the partner (five players) is an optional last argument: three-player pickles are as before
         hands, ll, turn, last, owner = self._args()
         return (_rebuild, (hands, ll, turn, last, owner, self.rules, self.st.bombs,
                            self.st.landlord_plays, self.st.farmer_plays, self.st.ply,
                            [(self.hist[i].cards, self.hist[i].info, self.hist[i].last_cards,
-                             self.hist[i].last_info, self.hist[i].owner) for i in range(self.nhist)]))
+                             self.hist[i].last_info, self.hist[i].owner) for i in range(self.nhist)])
+                + ((self.partner,) if self.st.partners else ()))
 
 
 def _rules_repr(rules):
@@ -930,21 +1122,21 @@ def _rules_repr(rules):
     return f"Rules({', '.join(changed)})"
 
 
-def _rebuild(hands, landlord, turn, last, owner, rules, bombs, landlord_plays, farmer_plays, ply, hist):
+def _rebuild(hands, landlord, turn, last, owner, rules, bombs, landlord_plays, farmer_plays, ply, hist, partner=None):
     """Unpickle a PlayState (position, counters and undo history), checking
     everything: the position as the constructor does, and the history step
     by step from the newest: undoing a step must leave a position some game
     reaches (``state_ok``) in which the step is a legal move whose push gives
     back the later position exactly.  Raises ``InvalidStateError``."""
     cdef PlayState s = PlayState(hands, landlord, turn, last, owner, rules, bombs=bombs,
-                                 landlord_plays=landlord_plays, farmer_plays=farmer_plays)
+                                 landlord_plays=landlord_plays, farmer_plays=farmer_plays, partner=partner)
     cdef Py_ssize_t i, n
     cdef State cur, prev, again
     cdef Undo u, scratch
     if not isinstance(hist, (list, tuple)):
         raise InvalidStateError(f"the undo history must be a list, not {hist!r}")
     n = len(hist)
-    s.st.ply = int_arg(ply, "ply", n, MAX_PLIES, InvalidStateError)
+    s.st.ply = int_arg(ply, "ply", n, max_plies(&s.st), InvalidStateError)
     if not state_ok(&s.st):
         raise InvalidStateError(f"{s!r} is not a position of a game")
     if n:
@@ -961,7 +1153,7 @@ def _rebuild(hands, landlord, turn, last, owner, rules, bombs, landlord_plays, f
         s.hist[i].info = u64_arg(inf, "info", InvalidStateError)
         s.hist[i].last_cards = u64_arg(lc, "last_cards", InvalidStateError)
         s.hist[i].last_info = u64_arg(li, "last_info", InvalidStateError)
-        s.hist[i].owner = int_arg(o, "owner", -1, 2, InvalidStateError)
+        s.hist[i].owner = int_arg(o, "owner", -1, seats(&s.st) - 1, InvalidStateError)
     cur = s.st
     for i in range(n - 1, -1, -1):
         u = s.hist[i]
