@@ -76,7 +76,7 @@ def test_flow_table_is_the_games_enums():
     assert {a.name: int(a) for a in Action} == {k: v for k, v in _state.FLOW_ACTIONS.items()
                                                 if k not in ("NO_REVEAL", "REVEAL")}
     assert {a.name: int(a) for a in FiveAction} == {k: _state.FLOW_ACTIONS[k] for k in
-                                                    ("NO_DOUBLE", "DOUBLE", "NO_REVEAL", "REVEAL")}
+                                                    ("NO_DOUBLE", "DOUBLE", "ESCAPE", "NO_REVEAL", "REVEAL")}
 
 
 @pytest.mark.parametrize("name", errors.__all__)

@@ -14,6 +14,7 @@
 """
 
 from libc.stdlib cimport free
+from libc.string cimport memset
 from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, int64_t, uint64_t
 
 from ddzcore.bits cimport *
@@ -370,6 +371,7 @@ cdef int bot_game(Rng* r, const Flow* f, Deals* d, Buf* b, GameOut* g) noexcept 
         return 1
     if landlord < 0:
         return 0
+    memset(&s, 0, sizeof(State))  # the seats and partners a three-player game leaves empty
     for i in range(3):
         s.hand[i] = g.hands[i]
     s.last_cards = s.last_info = 0

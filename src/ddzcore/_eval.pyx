@@ -11,7 +11,7 @@ The Python side is ``ddzcore.sampling`` and ``ddzcore.evaluate``, which
 validate every argument; these functions trust theirs.
 """
 
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 from libc.stdint cimport int8_t, uint8_t, int32_t, int64_t, uint64_t
 
 from ddzcore.bits cimport *
@@ -159,6 +159,7 @@ def _greedy_plays(u64 hand, int flags):
     cdef MoveRec buf[MAX_MOVES]
     cdef Py_ssize_t n
     cdef int k, plays = 0
+    memset(&s, 0, sizeof(State))  # the seats and partners a three-player game leaves empty
     s.hand[0] = hand
     s.hand[1] = s.hand[2] = 0
     s.flags = flags

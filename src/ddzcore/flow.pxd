@@ -1,7 +1,7 @@
 # cython: language_level=3
 """The flow actions (every decision but a play), one table for the kernel and
 the Python games: ``ddzcore.game.Action`` (three players, docs/rules.md §4-6)
-and ``ddzcore.five.FiveAction`` (five players, docs/rules.md §8) carry these
+and ``ddzcore.game.five.FiveAction`` (five players, docs/rules.md §8) carry these
 values, and ``ddzcore._state.FLOW_ACTIONS`` exposes them to Python
 (tests/test_native_boundary.py checks the enums against it).
 
