@@ -105,6 +105,7 @@ cdef struct Gen:
     u64 pool
     unsigned int pool1, pool2, pool_twice
     u64 lanes1, lanes2, lanes_twice   # pool1, pool2, pool_twice as lanes() words (the hot loops walk these)
+    bint lanes_ok           # the lanes words are up to date (made when first needed: need_lanes)
     # Laizi (docs/rules.md §7).
     int wild                # the wild rank, -1 without laizi
     int nw                  # wild cards in the hand
@@ -253,11 +254,14 @@ cdef void setup(Gen* g, u64 hand, int flags, MoveRec* out, Py_ssize_t cap) noexc
     g.pool1 = g.at_least[1]
     g.pool2 = g.at_least[2] & 0x1FFF
     g.pool_twice = g.twice
-    set_lanes(g)
+    g.lanes_ok = False
 
 
-cdef inline void set_lanes(Gen* g) noexcept nogil:
-    g.lanes1, g.lanes2, g.lanes_twice = lanes(g.pool1), lanes(g.pool2), lanes(g.pool_twice)
+cdef inline void need_lanes(Gen* g) noexcept nogil:
+    """Make the pool's lanes words (once per pool: most follows never need them)."""
+    if not g.lanes_ok:
+        g.lanes1, g.lanes2, g.lanes_twice = lanes(g.pool1), lanes(g.pool2), lanes(g.pool_twice)
+        g.lanes_ok = True
 
 
 cdef inline void set_pool(Gen* g, int left, unsigned int main_ranks) noexcept nogil:
@@ -270,7 +274,7 @@ cdef inline void set_pool(Gen* g, int left, unsigned int main_ranks) noexcept no
     g.pool1 = g.at_least[1] | (bit if left >= 1 else 0)
     g.pool2 = (g.at_least[2] & 0x1FFF) | (bit if left >= 2 else 0)
     g.pool_twice = g.twice | (bit if left >= 2 and (g.flags & F_KICKER_REPEAT) else 0)
-    set_lanes(g)
+    g.lanes_ok = False
 
 
 cdef inline int kicker_cap(Gen* g, int r) noexcept nogil:
@@ -335,6 +339,47 @@ cdef inline void pairs12(Gen* g, u64 w, u64 info, int need, u64 ranks, bint fast
     done(g, p, fast)
 
 
+cdef inline int lanes_count(u64 ranks) noexcept nogil:
+    """How many ranks a lanes() word holds."""
+    return card_total(ranks)
+
+
+# Past the buffer's capacity the moves are only counted: the kicker loops
+# below then add their number in closed form instead of walking them.
+
+cdef inline void kick12(Gen* g, u64 w, u64 info, int need, u64 ranks, bint joker_pair) noexcept nogil:
+    """w plus 1 or 2 (`need`) single kickers from `ranks` (a lanes() word; need_lanes done)."""
+    cdef Py_ssize_t n
+    if room(g):
+        if need == 1:
+            singles1(g, w, info, ranks, True)
+        else:
+            singles2(g, w, info, ranks, g.lanes_twice, joker_pair, True)
+    elif g.n >= g.cap:
+        n = lanes_count(ranks)
+        if need == 2:
+            n = lanes_count(ranks & g.lanes_twice) + n * (n - 1) // 2
+            if not joker_pair and (ranks >> (4 * R_SMALL)) == 0x11:
+                n -= 1
+        g.n += n
+    elif need == 1:
+        singles1(g, w, info, ranks, False)
+    else:
+        singles2(g, w, info, ranks, g.lanes_twice, joker_pair, False)
+
+
+cdef inline void pair12(Gen* g, u64 w, u64 info, int need, u64 ranks) noexcept nogil:
+    """w plus 1 or 2 (`need`) kicker pairs of distinct ranks in `ranks` (a lanes() word)."""
+    cdef Py_ssize_t n
+    if room(g):
+        pairs12(g, w, info, need, ranks, True)
+    elif g.n >= g.cap:
+        n = lanes_count(ranks)
+        g.n += n if need == 1 else n * (n - 1) // 2
+    else:
+        pairs12(g, w, info, need, ranks, False)
+
+
 cdef void kick_singles(Gen* g, u64 w, u64 info, int need, unsigned int ranks,
                        unsigned int adjacent) noexcept nogil:
     """Emit w plus every multiset of `need` single kickers drawn from `ranks`
@@ -342,17 +387,9 @@ cdef void kick_singles(Gen* g, u64 w, u64 info, int need, unsigned int ranks,
     cdef int r, t, m
     cdef unsigned int rest
     cdef bint no_joker_pair = not (g.flags & F_JOKERS_BOTH)
-    if need == 1:
-        if room(g):
-            singles1(g, w, info, lanes(ranks), True)
-        else:
-            singles1(g, w, info, lanes(ranks), False)
-        return
-    if need == 2:
-        if room(g):
-            singles2(g, w, info, lanes(ranks), g.lanes_twice, not no_joker_pair, True)
-        else:
-            singles2(g, w, info, lanes(ranks), g.lanes_twice, not no_joker_pair, False)
+    if need == 1 or need == 2:
+        need_lanes(g)
+        kick12(g, w, info, need, lanes(ranks), not no_joker_pair)
         return
     if need == 0:
         emit(g, w, info)
@@ -377,10 +414,7 @@ cdef void kick_pairs(Gen* g, u64 w, u64 info, int need, unsigned int ranks) noex
     ranks, or (rule kicker_bomb) up to count // 2 pairs of a rank."""
     cdef int r, t, m
     if not (g.flags & F_KICKER_BOMB) and 1 <= need <= 2:
-        if room(g):
-            pairs12(g, w, info, need, lanes(ranks), True)
-        else:
-            pairs12(g, w, info, need, lanes(ranks), False)
+        pair12(g, w, info, need, lanes(ranks))
         return
     if need == 0:
         emit(g, w, info)
@@ -401,24 +435,15 @@ cdef inline void with_kickers(Gen* g, u64 w, u64 info, int kind, int need,
     cdef u64 other_lanes = ~run_word(lo, hi - lo + 1, 0xF)
     if kind == 0:
         emit(g, w, info)
-    elif kind == 2:
+        return
+    need_lanes(g)
+    if kind == 2:
         if need <= 2 and not (g.flags & F_KICKER_BOMB):
-            if room(g):
-                pairs12(g, w, info, need, g.lanes2 & other_lanes, True)
-            else:
-                pairs12(g, w, info, need, g.lanes2 & other_lanes, False)
+            pair12(g, w, info, need, g.lanes2 & other_lanes)
         else:
             kick_pairs(g, w, info, need, g.pool2 & others)
-    elif need == 1:
-        if room(g):
-            singles1(g, w, info, g.lanes1 & other_lanes, True)
-        else:
-            singles1(g, w, info, g.lanes1 & other_lanes, False)
-    elif need == 2:
-        if room(g):
-            singles2(g, w, info, g.lanes1 & other_lanes, g.lanes_twice, g.flags & F_JOKERS_BOTH, True)
-        else:
-            singles2(g, w, info, g.lanes1 & other_lanes, g.lanes_twice, g.flags & F_JOKERS_BOTH, False)
+    elif need <= 2:
+        kick12(g, w, info, need, g.lanes1 & other_lanes, g.flags & F_JOKERS_BOTH)
     else:
         if not (g.flags & F_WING_TRIO_ADJ):
             # RLCard: a trio of wings may not extend the chain (within 3..A).
@@ -445,6 +470,8 @@ cdef void gen_sets(Gen* g, int combo, int k, int lo, unsigned int allowed) noexc
         return
     if room(g):
         sets_loop(g, k, make_info(combo, 0, 1), ranks, True)
+    elif g.n >= g.cap:
+        g.n += lanes_count(lanes(ranks))
     else:
         sets_loop(g, k, make_info(combo, 0, 1), ranks, False)
 
