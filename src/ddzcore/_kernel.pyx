@@ -507,6 +507,9 @@ cdef void gen_chain(Gen* g, int combo, int k, int min_len, int kind, int lo, int
     starts = ranks
     for i in range(1, min_len):
         starts &= ranks >> i
+    if kind == 0 and g.n >= g.cap:
+        g.n += chain_count(ranks, starts, min_len, lo, fix_len)
+        return
     while starts:
         s = ddz_ctz(starts)
         starts &= starts - 1
@@ -514,6 +517,25 @@ cdef void gen_chain(Gen* g, int combo, int k, int min_len, int kind, int lo, int
             chain_from(g, combo, k, 0, per, s, s + min_len - 1, lo, fix_len, ranks, True)
         else:
             chain_from(g, combo, k, kind, per, s, s + min_len - 1, lo, fix_len, ranks, False)
+
+
+cdef Py_ssize_t chain_count(unsigned int ranks, unsigned int starts, int min_len, int lo,
+                            bint fix) noexcept nogil:
+    """How many bare chains gen_chain would write from `starts` (only
+    counting): for each start s, the tops from s + min_len - 1 (and lo) up
+    to the end of the run of `ranks` from s (only the first with `fix`)."""
+    cdef Py_ssize_t n = 0
+    cdef int s, top, last
+    while starts:
+        s = ddz_ctz(starts)
+        starts &= starts - 1
+        top = s + min_len - 1
+        last = top if fix else s + ddz_ctz(~(ranks >> s)) - 1
+        if top < lo:
+            top = lo
+        if last >= top:
+            n += last - top + 1
+    return n
 
 
 cdef inline void chain_from(Gen* g, int combo, u64 k, int kind, int per, int s, int top, int lo,
