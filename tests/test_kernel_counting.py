@@ -45,15 +45,16 @@ def test_counts_and_overflow_match_the_written_moves(options: dict[str, Any]) ->
     rules = Rules(**options)
     flags = rules.flags
     hands, follow_hands, last_cards, last_info = positions(rules, seed=len(str(options)))
-    for args in ((hands, None, None), (follow_hands, last_cards, last_info)):
-        moves, offsets = _kernel.generate_batch(*args, flags)
-        assert np.array_equal(_kernel.count_batch(*args, flags), np.diff(offsets))
-        # one move at a time, every position: the move-by-move path near and past the capacity
-        for i in range(len(hands)):
-            one = [a[i:i + 1] if a is not None else None for a in args]
-            got = _kernel.generate_array(int(one[0][0]), *(int(a[0]) if a is not None else 0 for a in one[1:]),
-                                         flags)
+    for follow in (False, True):
+        batch = follow_hands if follow else hands
+        lc, li = (last_cards, last_info) if follow else (None, None)
+        moves, offsets = _kernel.generate_batch(batch, lc, li, flags)
+        assert np.array_equal(_kernel.count_batch(batch, lc, li, flags), np.diff(offsets))
+        # one position at a time: the move-by-move path near and past the capacity
+        for i, hand in enumerate(batch):
+            last = (int(last_cards[i]), int(last_info[i])) if follow else (0, 0)
+            got = _kernel.generate_array(int(hand), *last, flags)
             assert np.array_equal(got, moves[offsets[i]:offsets[i + 1]])
         # a buffer far too small: grown (the first attempt only counts past it)
-        small, small_offsets = _kernel.generate_batch(*args, flags, np.empty(3, MOVE_DTYPE))
+        small, small_offsets = _kernel.generate_batch(batch, lc, li, flags, out=np.empty(3, MOVE_DTYPE))
         assert np.array_equal(small, moves) and np.array_equal(small_offsets, offsets)
