@@ -104,6 +104,8 @@ cdef struct Gen:
     # The kicker pool: cards kickers may come from (laizi: naturals + free wilds at face value).
     u64 pool
     unsigned int pool1, pool2, pool_twice
+    u64 lanes1, lanes2, lanes_twice   # pool1, pool2, pool_twice as lanes() words (the hot loops walk these)
+    bint lanes_ok           # the lanes words are up to date (made when first needed: need_lanes)
     # Laizi (docs/rules.md §7).
     int wild                # the wild rank, -1 without laizi
     int nw                  # wild cards in the hand
@@ -111,12 +113,57 @@ cdef struct Gen:
 
 
 cdef inline void emit(Gen* g, u64 cards, u64 info) noexcept nogil:
-    if (g.banned >> (info & 0x1F)) & 1:
-        return
+    """Store one move (while the buffer has room) and count it.  Banned
+    combinations (禁手) are never generated: each generator checks its
+    combination once (banned), not each move here."""
     if g.n < g.cap:
         g.out[g.n].cards = cards
         g.out[g.n].info = info
     g.n += 1
+
+
+cdef inline bint banned(Gen* g, int combo) noexcept nogil:
+    """Whether the rules ban `combo` (禁手, docs/rules.md §9)."""
+    return (g.banned >> combo) & 1
+
+
+# The hot loops write through a local pointer with one room check per group
+# of moves (ROOM records at most: 15 sets, a chain's lengths, or one main
+# part's 1-2 kickers, at most 15 + 105), not one per move; without room
+# they go through emit (which counts past the capacity).
+cdef enum:
+    ROOM = 128
+
+
+cdef inline bint room(Gen* g) noexcept nogil:
+    return g.cap - g.n >= ROOM
+
+
+cdef inline MoveRec* put(Gen* g, MoveRec* p, u64 cards, u64 info, bint fast) noexcept nogil:
+    """Write one move at p (fast: room was checked) or through emit; the next slot."""
+    if fast:
+        p.cards = cards
+        p.info = info
+        return p + 1
+    emit(g, cards, info)
+    return p
+
+
+cdef inline MoveRec* slot(Gen* g, bint fast) noexcept nogil:
+    return g.out + g.n if fast else NULL
+
+
+cdef inline void done(Gen* g, MoveRec* p, bint fast) noexcept nogil:
+    if fast:
+        g.n = p - g.out
+
+
+cdef u64 SPREAD[256]    # SPREAD[b]: bit i of b moved to bit 4i (a rank mask byte to card-word lanes)
+
+
+cdef inline u64 lanes(unsigned int ranks) noexcept nogil:
+    """A rank mask as a card word with one card of each rank: lanes(0b101) == 0x101."""
+    return SPREAD[ranks & 0xFF] | (SPREAD[(ranks >> 8) & 0xFF] << 32)
 
 
 cdef inline int top_trio(u64 w) noexcept nogil:
@@ -154,6 +201,10 @@ cdef u64 AT_LEAST_HI[256]
 cdef void _fill_tables() noexcept:
     cdef int b, j, k, c
     for b in range(256):
+        SPREAD[b] = 0
+        for j in range(8):
+            if (b >> j) & 1:
+                SPREAD[b] |= (<u64>1) << (4 * j)
         AT_LEAST_LO[b] = 0
         AT_LEAST_HI[b] = 0
         for j in range(2):
@@ -203,6 +254,14 @@ cdef void setup(Gen* g, u64 hand, int flags, MoveRec* out, Py_ssize_t cap) noexc
     g.pool1 = g.at_least[1]
     g.pool2 = g.at_least[2] & 0x1FFF
     g.pool_twice = g.twice
+    g.lanes_ok = False
+
+
+cdef inline void need_lanes(Gen* g) noexcept nogil:
+    """Make the pool's lanes words (once per pool: most follows never need them)."""
+    if not g.lanes_ok:
+        g.lanes1, g.lanes2, g.lanes_twice = lanes(g.pool1), lanes(g.pool2), lanes(g.pool_twice)
+        g.lanes_ok = True
 
 
 cdef inline void set_pool(Gen* g, int left, unsigned int main_ranks) noexcept nogil:
@@ -215,6 +274,7 @@ cdef inline void set_pool(Gen* g, int left, unsigned int main_ranks) noexcept no
     g.pool1 = g.at_least[1] | (bit if left >= 1 else 0)
     g.pool2 = (g.at_least[2] & 0x1FFF) | (bit if left >= 2 else 0)
     g.pool_twice = g.twice | (bit if left >= 2 and (g.flags & F_KICKER_REPEAT) else 0)
+    g.lanes_ok = False
 
 
 cdef inline int kicker_cap(Gen* g, int r) noexcept nogil:
@@ -227,6 +287,99 @@ cdef inline int kicker_cap(Gen* g, int r) noexcept nogil:
 
 # ---------------------------------------------------------------- kickers
 
+cdef inline void singles1(Gen* g, u64 w, u64 info, u64 ranks, bint fast) noexcept nogil:
+    """w plus one single kicker of each rank in `ranks` (a lanes() word)."""
+    cdef MoveRec* p = slot(g, fast)
+    cdef u64 low
+    while ranks:
+        low = ranks & (0 - ranks)
+        ranks ^= low
+        p = put(g, p, w + low, info, fast)
+    done(g, p, fast)
+
+
+cdef inline void singles2(Gen* g, u64 w, u64 info, u64 ranks, u64 twice, bint joker_pair,
+                          bint fast) noexcept nogil:
+    """w plus two single kickers from `ranks` (lanes() words): two of a rank
+    in `twice`, or of two ranks (the jokers together only if joker_pair)."""
+    cdef MoveRec* p = slot(g, fast)
+    cdef u64 low, low2, rest, w1
+    while ranks:
+        low = ranks & (0 - ranks)
+        ranks ^= low
+        w1 = w + low
+        if low & twice:
+            p = put(g, p, w1 + low, info, fast)
+        rest = ranks
+        if not joker_pair and low == unit(R_SMALL):
+            rest &= ~unit(R_BIG)
+        while rest:
+            low2 = rest & (0 - rest)
+            rest ^= low2
+            p = put(g, p, w1 + low2, info, fast)
+    done(g, p, fast)
+
+
+cdef inline void pairs12(Gen* g, u64 w, u64 info, int need, u64 ranks, bint fast) noexcept nogil:
+    """w plus `need` (1 or 2) kicker pairs of distinct ranks in `ranks` (a lanes() word)."""
+    cdef MoveRec* p = slot(g, fast)
+    cdef u64 low, low2, rest, w1
+    while ranks:
+        low = ranks & (0 - ranks)
+        ranks ^= low
+        w1 = w + 2 * low
+        if need == 1:
+            p = put(g, p, w1, info, fast)
+            continue
+        rest = ranks
+        while rest:
+            low2 = rest & (0 - rest)
+            rest ^= low2
+            p = put(g, p, w1 + 2 * low2, info, fast)
+    done(g, p, fast)
+
+
+cdef inline int lanes_count(u64 ranks) noexcept nogil:
+    """How many ranks a lanes() word holds."""
+    return card_total(ranks)
+
+
+# Past the buffer's capacity the moves are only counted: the kicker loops
+# below then add their number in closed form instead of walking them.
+
+cdef inline void kick12(Gen* g, u64 w, u64 info, int need, u64 ranks, bint joker_pair) noexcept nogil:
+    """w plus 1 or 2 (`need`) single kickers from `ranks` (a lanes() word; need_lanes done)."""
+    cdef Py_ssize_t n
+    if room(g):
+        if need == 1:
+            singles1(g, w, info, ranks, True)
+        else:
+            singles2(g, w, info, ranks, g.lanes_twice, joker_pair, True)
+    elif g.n >= g.cap:
+        n = lanes_count(ranks)
+        if need == 2:
+            n = lanes_count(ranks & g.lanes_twice) + n * (n - 1) // 2
+            if not joker_pair and (ranks >> (4 * R_SMALL)) == 0x11:
+                n -= 1
+        g.n += n
+    elif need == 1:
+        singles1(g, w, info, ranks, False)
+    else:
+        singles2(g, w, info, ranks, g.lanes_twice, joker_pair, False)
+
+
+cdef inline void pair12(Gen* g, u64 w, u64 info, int need, u64 ranks) noexcept nogil:
+    """w plus 1 or 2 (`need`) kicker pairs of distinct ranks in `ranks` (a lanes() word)."""
+    cdef Py_ssize_t n
+    if room(g):
+        pairs12(g, w, info, need, ranks, True)
+    elif g.n >= g.cap:
+        n = lanes_count(ranks)
+        g.n += n if need == 1 else n * (n - 1) // 2
+    else:
+        pairs12(g, w, info, need, ranks, False)
+
+
 cdef void kick_singles(Gen* g, u64 w, u64 info, int need, unsigned int ranks,
                        unsigned int adjacent) noexcept nogil:
     """Emit w plus every multiset of `need` single kickers drawn from `ranks`
@@ -234,25 +387,9 @@ cdef void kick_singles(Gen* g, u64 w, u64 info, int need, unsigned int ranks,
     cdef int r, t, m
     cdef unsigned int rest
     cdef bint no_joker_pair = not (g.flags & F_JOKERS_BOTH)
-    if need == 1:
-        while ranks:
-            r = ddz_ctz(ranks)
-            ranks &= ranks - 1
-            emit(g, w + unit(r), info)
-        return
-    if need == 2:
-        while ranks:
-            r = ddz_ctz(ranks)
-            ranks &= ranks - 1
-            if (g.pool_twice >> r) & 1:
-                emit(g, w + 2 * unit(r), info)
-            rest = ranks
-            if r == R_SMALL and no_joker_pair:
-                rest &= ~(1u << R_BIG)
-            while rest:
-                t = ddz_ctz(rest)
-                rest &= rest - 1
-                emit(g, w + unit(r) + unit(t), info)
+    if need == 1 or need == 2:
+        need_lanes(g)
+        kick12(g, w, info, need, lanes(ranks), not no_joker_pair)
         return
     if need == 0:
         emit(g, w, info)
@@ -276,19 +413,8 @@ cdef void kick_pairs(Gen* g, u64 w, u64 info, int need, unsigned int ranks) noex
     """Emit w plus every set of `need` kicker pairs from `ranks`: distinct
     ranks, or (rule kicker_bomb) up to count // 2 pairs of a rank."""
     cdef int r, t, m
-    cdef unsigned int rest
-    if not (g.flags & F_KICKER_BOMB) and need <= 2:
-        while ranks:
-            r = ddz_ctz(ranks)
-            ranks &= ranks - 1
-            if need == 1:
-                emit(g, w + 2 * unit(r), info)
-                continue
-            rest = ranks
-            while rest:
-                t = ddz_ctz(rest)
-                rest &= rest - 1
-                emit(g, w + 2 * unit(r) + 2 * unit(t), info)
+    if not (g.flags & F_KICKER_BOMB) and 1 <= need <= 2:
+        pair12(g, w, info, need, lanes(ranks))
         return
     if need == 0:
         emit(g, w, info)
@@ -306,12 +432,20 @@ cdef inline void with_kickers(Gen* g, u64 w, u64 info, int kind, int need,
     """Emit main part w (ranks lo..hi) with `need` kickers of `kind` (0 none,
     1 single, 2 pair).  A kicker rank never equals a main rank (docs/rules.md §2)."""
     cdef unsigned int others = ~rank_span(lo, hi), adjacent = 0
+    cdef u64 other_lanes = ~run_word(lo, hi - lo + 1, 0xF)
     if kind == 0:
         emit(g, w, info)
-    elif kind == 2:
-        kick_pairs(g, w, info, need, g.pool2 & others)
+        return
+    need_lanes(g)
+    if kind == 2:
+        if need <= 2 and not (g.flags & F_KICKER_BOMB):
+            pair12(g, w, info, need, g.lanes2 & other_lanes)
+        else:
+            kick_pairs(g, w, info, need, g.pool2 & others)
+    elif need <= 2:
+        kick12(g, w, info, need, g.lanes1 & other_lanes, g.flags & F_JOKERS_BOTH)
     else:
-        if need >= 3 and not (g.flags & F_WING_TRIO_ADJ):
+        if not (g.flags & F_WING_TRIO_ADJ):
             # RLCard: a trio of wings may not extend the chain (within 3..A).
             adjacent = rank_span(lo - 1 if lo > 0 else 0, hi + 1) & 0xFFF & others
         kick_singles(g, w, info, need, g.pool1 & others, adjacent)
@@ -319,23 +453,34 @@ cdef inline void with_kickers(Gen* g, u64 w, u64 info, int kind, int need,
 
 # ---------------------------------------------------------------- combinations
 
-cdef void gen_sets(Gen* g, int combo, int k, int lo, unsigned int allowed) noexcept nogil:
-    """Single, pair or trio (k cards of one rank) of ranks in `allowed`, rank >= lo."""
+cdef inline void sets_loop(Gen* g, u64 k, u64 base, unsigned int ranks, bint fast) noexcept nogil:
+    cdef MoveRec* p = slot(g, fast)
     cdef int r
-    cdef unsigned int ranks = from_rank(g.at_least[k] & allowed, lo)
-    if not size_ok(g, k):
-        return
     while ranks:
         r = ddz_ctz(ranks)
         ranks &= ranks - 1
-        emit(g, <u64>k * unit(r), make_info(combo, r, 1))
+        p = put(g, p, k << (4 * r), base | (<u64>r << 5), fast)
+    done(g, p, fast)
+
+
+cdef void gen_sets(Gen* g, int combo, int k, int lo, unsigned int allowed) noexcept nogil:
+    """Single, pair or trio (k cards of one rank) of ranks in `allowed`, rank >= lo."""
+    cdef unsigned int ranks = from_rank(g.at_least[k] & allowed, lo)
+    if not size_ok(g, k) or banned(g, combo):
+        return
+    if room(g):
+        sets_loop(g, k, make_info(combo, 0, 1), ranks, True)
+    elif g.n >= g.cap:
+        g.n += lanes_count(lanes(ranks))
+    else:
+        sets_loop(g, k, make_info(combo, 0, 1), ranks, False)
 
 
 cdef void gen_with_kickers(Gen* g, int combo, int k, int kind, int need, int lo) noexcept nogil:
     """k of a rank (a trio, or a quad of four-with-two) with `need` kickers of `kind`, rank >= lo."""
     cdef int r
     cdef unsigned int ranks = from_rank(g.at_least[k] & 0x1FFF, lo)
-    if not size_ok(g, k + need * kind):
+    if not size_ok(g, k + need * kind) or banned(g, combo):
         return
     while ranks:
         r = ddz_ctz(ranks)
@@ -348,8 +493,9 @@ cdef void gen_chain(Gen* g, int combo, int k, int min_len, int kind, int lo, int
     """Chains of k cards a rank within 3..A, top rank >= lo, each unit with
     `per` kickers of `kind` (0 none, 1 single, 2 pair); fix_len 0 = any length."""
     cdef unsigned int ranks = g.at_least[k] & 0xFFF, starts
-    cdef int s, top, i, unit_size = k + per * kind
-    cdef u64 w
+    cdef int s, i, unit_size = k + per * kind
+    if banned(g, combo):
+        return
     if g.size:
         if g.size % unit_size or (fix_len and fix_len != g.size // unit_size):
             return
@@ -361,18 +507,58 @@ cdef void gen_chain(Gen* g, int combo, int k, int min_len, int kind, int lo, int
     starts = ranks
     for i in range(1, min_len):
         starts &= ranks >> i
+    if kind == 0 and g.n >= g.cap:
+        g.n += chain_count(ranks, starts, min_len, lo, fix_len)
+        return
+    while starts:
+        s = ddz_ctz(starts)
+        starts &= starts - 1
+        if kind == 0 and room(g):
+            chain_from(g, combo, k, 0, per, s, s + min_len - 1, lo, fix_len, ranks, True)
+        else:
+            chain_from(g, combo, k, kind, per, s, s + min_len - 1, lo, fix_len, ranks, False)
+
+
+cdef Py_ssize_t chain_count(unsigned int ranks, unsigned int starts, int min_len, int lo,
+                            bint fix) noexcept nogil:
+    """How many bare chains gen_chain would write from `starts` (only
+    counting): for each start s, the tops from s + min_len - 1 (and lo) up
+    to the end of the run of `ranks` from s (only the first with `fix`)."""
+    cdef Py_ssize_t n = 0
+    cdef int s, top, last
     while starts:
         s = ddz_ctz(starts)
         starts &= starts - 1
         top = s + min_len - 1
-        w = run_word(s, min_len, k)
-        while True:
-            if top >= lo:
-                with_kickers(g, w, make_info(combo, top, top - s + 1), kind, per * (top - s + 1), s, top)
-            top += 1
-            if fix_len or top > R_ACE or not (ranks >> top) & 1:
-                break
-            w += <u64>k * unit(top)
+        last = top if fix else s + ddz_ctz(~(ranks >> s)) - 1
+        if top < lo:
+            top = lo
+        if last >= top:
+            n += last - top + 1
+    return n
+
+
+cdef inline void chain_from(Gen* g, int combo, u64 k, int kind, int per, int s, int top, int lo,
+                            bint fix, unsigned int ranks, bint fast) noexcept nogil:
+    """gen_chain's chains starting at rank s, from top up while `ranks` runs on
+    (only top with `fix`); fast (bare chains only): room was checked.  The
+    card word and the reading step by one unit each time."""
+    cdef MoveRec* p = slot(g, fast)
+    cdef u64 w = run_word(s, top - s + 1, k), info = make_info(combo, top, top - s + 1)
+    cdef u64 step = k << (4 * (top + 1))
+    while True:
+        if top >= lo:
+            if kind == 0:
+                p = put(g, p, w, info, fast)
+            else:
+                with_kickers(g, w, info, kind, per * (top - s + 1), s, top)
+        top += 1
+        if fix or top > R_ACE or not (ranks >> top) & 1:
+            break
+        w += step
+        step <<= 4
+        info += (1 << 5) | (1 << 9)
+    done(g, p, fast)
 
 
 cdef void gen_shuttles(Gen* g, int lo, int fix_len, int size) noexcept nogil:
@@ -457,7 +643,7 @@ cdef void gen_bombs(Gen* g, int beat) noexcept nogil:
             for n in range(4, count_of(g.hand, r) + 1):
                 w = <u64>n * unit(r)
                 info = make_info(C_BOMB, r, 1)
-                if size_ok(g, n) and bomb_power(w, info, g.flags) > beat:
+                if size_ok(g, n) and bomb_power(w, info, g.flags) > beat and not banned(g, C_BOMB):
                     emit(g, w, info)
         for b in range(count_of(g.hand, R_SMALL) + 1):
             for big in range(count_of(g.hand, R_BIG) + 1):
@@ -467,7 +653,7 @@ cdef void gen_bombs(Gen* g, int beat) noexcept nogil:
                     if bomb_power(w, info, g.flags) > beat:
                         emit(g, w, info)
         return
-    if size_ok(g, 4):
+    if size_ok(g, 4) and not banned(g, C_BOMB):
         while ranks:
             r = ddz_ctz(ranks)
             ranks &= ranks - 1
@@ -524,7 +710,7 @@ cdef void lz_sets(Gen* g, int combo, int k, int lo) noexcept nogil:
     """A pair or trio as a whole move: naturals of x topped up with wild cards,
     or only wild cards at face value (docs/rules.md §7)."""
     cdef int x, a, c
-    if not size_ok(g, k):
+    if not size_ok(g, k) or banned(g, combo):
         return
     for x in range(lo, R_TWO + 1):
         if x == g.wild:
@@ -541,7 +727,7 @@ cdef void lz_with_kickers(Gen* g, int combo, int k, int kind, int need, int lo) 
     """Trio or four-with-two: k of rank x (any mix of naturals and wild cards;
     wild cards alone may stand for any rank inside a larger move) + kickers."""
     cdef int x, a, c, left
-    if not size_ok(g, k + need * kind):
+    if not size_ok(g, k + need * kind) or banned(g, combo):
         return
     if combo >= C_FOUR_TWO_SINGLE and not (g.flags & F_FOUR_TWO):
         return
@@ -609,6 +795,8 @@ cdef void lz_chain(Gen* g, int combo, int k, int min_len, int kind, int lo, int 
     """Chains with wild cards filling any units' gaps (docs/rules.md §7); as gen_chain."""
     cdef LzChain ch
     cdef int s, top, unit_size = k + kind
+    if banned(g, combo):
+        return
     if g.size:
         if g.size % unit_size or (fix_len and fix_len != g.size // unit_size):
             return
@@ -638,7 +826,7 @@ cdef void lz_bombs(Gen* g, int beat) noexcept nogil:
                     emit(g, 4 * unit(x), make_info(C_WILD_BOMB, x, 1))
                 continue
             c = count_of(g.naturals, x)
-            if c == 4 and 16 + x > beat:
+            if c == 4 and 16 + x > beat and not banned(g, C_BOMB):
                 emit(g, 4 * unit(x), make_info(C_BOMB, x, 1))
             if x > beat:
                 for a in range(min(3, c), max(1, 4 - g.nw) - 1, -1):
