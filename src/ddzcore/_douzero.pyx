@@ -861,3 +861,70 @@ cdef dict observation(str position, const u64* d, const u64* actions, Py_ssize_t
                <int8_t*>cnp.PyArray_DATA(xna), <int8_t*>cnp.PyArray_DATA(z))
     return {"position": position, "x_batch": xb, "z_batch": zb, "legal_actions": legal,
             "x_no_action": xna, "z": z}
+
+
+# ---------------------------------------------------------------- RLCard's state dicts (ddzcore.interop.rlcard)
+
+cdef const char* RL_RANKS = b"3456789TJQKA2BR"
+
+
+def rank_string(u64 w):
+    """A card word as RLCard's sorted rank string: ``0x21 -> '334'``."""
+    cdef char buf[64]
+    cdef int r, k, n = 0
+    for r in range(N_RANKS):
+        for k in range(count_of(w, r)):
+            if n < 64:
+                buf[n] = RL_RANKS[r]
+                n += 1
+    return buf[:n].decode("ascii")
+
+
+cdef inline void cards54_i8(int8_t* dst, u64 w) noexcept nogil:
+    cdef int r, k, c
+    for r in range(13):
+        c = count_of(w, r)
+        for k in range(4):
+            dst[4 * r + k] = 1 if k < c else 0
+    dst[52] = 1 if count_of(w, R_SMALL) else 0
+    dst[53] = 1 if count_of(w, R_BIG) else 0
+
+
+def rl_obs(list words, int left_a, int size_a, int left_b, int size_b):
+    """RLCard's ``obs`` (int8): the 54-dim encoding of each card word, then
+    the one-hots of two card counts (``one_hot[n - 1]`` of sizes size_a and
+    size_b, as RLCard indexes: 0 cards sets the last bit)."""
+    cdef Py_ssize_t m = len(words), i
+    cdef cnp.npy_intp n = 54 * m + size_a + size_b
+    obs = cnp.PyArray_ZEROS(1, &n, cnp.NPY_INT8, 0)
+    cdef int8_t* o = <int8_t*>cnp.PyArray_DATA(obs)
+    for i in range(m):
+        cards54_i8(o + 54 * i, <u64>words[i])
+    o += 54 * m
+    o[left_a - 1 if left_a else size_a - 1] = 1
+    o += size_a
+    o[left_b - 1 if left_b else size_b - 1] = 1
+    return obs
+
+
+def rl_legal(list actions, dict action_ids, const int8_t[:, ::1] features):
+    """RLCard's ``legal_actions``: {action id: a new int8 (54,) array of its
+    features}, in the order of ``actions`` (action strings)."""
+    cdef dict out = {}
+    cdef cnp.npy_intp n = 54
+    cdef Py_ssize_t i
+    for a in actions:
+        i = action_ids[a]
+        arr = cnp.PyArray_EMPTY(1, &n, cnp.NPY_INT8, 0)
+        memcpy(cnp.PyArray_DATA(arr), &features[i, 0], 54)
+        out[i] = arr
+    return out
+
+
+def rl_gone(set lead, u64 hand, dict action_words):
+    """The action strings of ``lead`` whose cards ``hand`` no longer holds."""
+    cdef list out = []
+    for s in lead:
+        if not contains(hand, <u64>action_words[s]):
+            out.append(s)
+    return out
