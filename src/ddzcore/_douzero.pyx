@@ -565,6 +565,7 @@ def cards_rows(const u64[::1] words, int8_t[:, ::1] out):
 # ---------------------------------------------------------------- the environment (douzero.env.env.Env)
 
 from ddzcore.errors import InvalidMoveError
+from cpython.number cimport PyIndex_Check
 
 cdef enum:
     SEQ_CAP = 256       # actions in a game: at most 54 plays and two passes after each
@@ -606,10 +607,12 @@ cdef u64 action_word(object action) except? 0:
     cdef long c
     cdef int r
     for item in action:
-        try:
-            c = item
-        except (TypeError, OverflowError):
-            c = -1
+        c = -1
+        if PyIndex_Check(item):
+            try:
+                c = item
+            except OverflowError:
+                pass
         r = RANK_OF_CODE[c] if 0 <= c <= 30 else -1
         if r < 0:
             raise InvalidMoveError(f"{item!r} is not a DouZero card code (3..14, 17, 20, 30)")
@@ -922,9 +925,11 @@ def rl_legal(list actions, dict action_ids, const int8_t[:, ::1] features):
 
 
 def rl_gone(set lead, u64 hand, dict action_words):
-    """The action strings of ``lead`` whose cards ``hand`` no longer holds."""
+    """The action strings of ``lead`` whose cards ``hand`` no longer holds,
+    in the iteration order of ``lead.copy()`` (as RLCard lists them: the
+    order ``step_back`` puts them back in)."""
     cdef list out = []
-    for s in lead:
+    for s in lead.copy():
         if not contains(hand, <u64>action_words[s]):
             out.append(s)
     return out

@@ -154,6 +154,7 @@ ACTION_2_ID: dict[str, int] = {a: i for i, a in enumerate(ID_2_ACTION)}
 NUM_ACTIONS = len(ID_2_ACTION)
 PASS_ID = NUM_ACTIONS - 1
 _FEATURES.setflags(write=False)
+_TYPE_RANK_LIST: list[int] = _TYPE_RANK.tolist()
 #: action string -> card word (pass: 0).
 _ACTION_WORD: dict[str, int] = dict(zip(ID_2_ACTION, _WORDS.tolist()))
 _ROCKET = ACTION_2_ID["BR"]                     # the ids end with the 13 bombs, the rocket, pass
@@ -317,7 +318,7 @@ def _gt_actions(hand: int, target: str) -> list[str]:
     the bombs (bombs, then the rocket, when the target is a bomb)."""
     tw = _ACTION_WORD[target]
     moves = _kernel.generate_array(hand, tw, _kernel_info(tw), RULES.flags)
-    ids = sorted((_WORD2ID[c] for c in moves["cards"].tolist()[1:]), key=_TYPE_RANK.__getitem__)
+    ids = sorted((_WORD2ID[c] for c in moves["cards"].tolist()[1:]), key=_TYPE_RANK_LIST.__getitem__)
     same = [i for i in ids if i < _FIRST_BOMB]
     bombs = [i for i in ids if _FIRST_BOMB <= i < _ROCKET]
     rocket = [i for i in ids if i == _ROCKET]
@@ -528,9 +529,13 @@ class DoudizhuEnv:
         for the current player; returns (next state, next player id).
         ``InvalidMoveError`` for an action that is not legal now (RLCard does
         not check; an illegal action would corrupt its game)."""
-        a = action if raw_action else (ID_2_ACTION[int(action)] if 0 <= int(action) < NUM_ACTIONS else None)
+        if raw_action:
+            a = action
+        else:
+            i = int(action)
+            a = ID_2_ACTION[i] if 0 <= i < NUM_ACTIONS else None
         pid = self._current
-        if self._over or a not in self._actions(pid):
+        if self._over or a not in (self._cached or self._actions(pid)):
             raise InvalidMoveError(f"action {action!r} is not legal for player {pid} now")
         self._cached = None
         self.timestep += 1
@@ -549,11 +554,17 @@ class DoudizhuEnv:
                         self._seen = self._seen.replace(c, "")
             self._update_played_text()
             p.played = a
-            removed = []
+            need = [0] * 15       # the first cards of each rank in the sorted hand go
             for c in a:
-                r = _INDEX[c]
-                k = next(k for k, card in enumerate(p.hand) if card[0] == r)
-                removed.append(p.hand.pop(k))
+                need[_INDEX[c]] += 1
+            kept, removed = [], []
+            for card in p.hand:
+                if need[card[0]]:
+                    need[card[0]] -= 1
+                    removed.append(card)
+                else:
+                    kept.append(card)
+            p.hand = kept
             p.recorded.append(removed)
             p.word -= w
             self._greater = pid
@@ -670,14 +681,31 @@ class RandomAgent:
 
     @staticmethod
     def step(state: dict[str, Any]) -> int:
-        """A uniform choice among the legal action ids: ``np.random.choice``
-        draws ``randint(0, n)``, so this draws the same."""
+        """A uniform choice among the legal action ids, drawn from NumPy's
+        global generator as ``np.random.choice`` draws it."""
         keys = list(state["legal_actions"])
-        return int(keys[np.random.randint(0, len(keys))])
+        return int(keys[_legacy_randint(len(keys))])
 
     def eval_step(self, state: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         n = len(state["legal_actions"])
         return self.step(state), {"probs": dict.fromkeys(state["raw_legal_actions"], 1 / n)}
+
+
+def _legacy_randint(n: int) -> int:
+    """``np.random.randint(0, n)`` of NumPy's global (legacy, MT19937)
+    generator, the same draw and the same state after it: the legacy
+    generator takes 32-bit words masked to the next power of two above
+    n - 1 until one is <= n - 1 (none when n == 1).  A tenth of randint's
+    call overhead."""
+    top = n - 1
+    if top <= 0:
+        return 0
+    raw = np.random.mtrand._rand._bit_generator.random_raw
+    mask = (1 << top.bit_length()) - 1
+    while True:
+        v: int = raw() & mask
+        if v <= top:
+            return v
 
 
 def make(env_id: str, config: dict[str, Any] | None = None) -> DoudizhuEnv:
