@@ -3,7 +3,9 @@
     pip install ".[interop]" && pip install --no-deps douzero
     python benchmarks/interop_speed.py [--rounds 5]
 
-Three ratios, each the median of interleaved rounds (peer, then ddzcore):
+Three ratios, each the median of interleaved rounds (peer, then ddzcore), of
+wall-clock rates and of rates per CPU second of the process (the second
+depends less on a shared machine's load):
 
 1. DouZero's ``Env``: whole random games, a full observation (``get_obs``,
    what DouZero's actors compute per step) at every decision; steps/s.
@@ -19,6 +21,7 @@ Three ratios, each the median of interleaved rounds (peer, then ddzcore):
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import time
@@ -101,10 +104,11 @@ def _rlcard_runs(make: Callable[..., Any], games: int, training: bool, own_agent
     return games
 
 
-def _timed(fn: Callable[[], int]) -> float:
-    t = time.perf_counter()
+def _timed(fn: Callable[[], int]) -> tuple[float, float]:
+    """(units per wall second, units per CPU second of this process)."""
+    t, c = time.perf_counter(), time.process_time()
     n = fn()
-    return n / (time.perf_counter() - t)
+    return n / (time.perf_counter() - t), n / (time.process_time() - c)
 
 
 def main() -> None:
@@ -136,19 +140,25 @@ def main() -> None:
          lambda: _rlcard_runs(ours_rl.make, 10, True, own_agent=True)),
     ]
     rates: dict[tuple[str, str], list[float]] = {}
+    cpu: dict[tuple[str, str], list[float]] = {}
     for _ in range(args.rounds):
         for task, who, fn in contenders:
-            rates.setdefault((task, who), []).append(_timed(fn))
+            wall_rate, cpu_rate = _timed(fn)
+            rates.setdefault((task, who), []).append(wall_rate)
+            cpu.setdefault((task, who), []).append(cpu_rate)
     med = {k: statistics.median(v) for k, v in rates.items()}
-    print(f"{len(mine_dec)} decisions in the encoder set; medians of {args.rounds} interleaved rounds\n")
-    print("| task | DouZero / RLCard | ddzcore | ratio |")
-    print("|---|---|---|---|")
+    med_cpu = {k: statistics.median(v) for k, v in cpu.items()}
+    print(f"{len(mine_dec)} decisions in the encoder set; medians of {args.rounds} interleaved rounds; "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs\n")
+    print("| task | DouZero / RLCard | ddzcore | ratio | ratio of CPU time |")
+    print("|---|---|---|---|---|")
     for task, who, _ in contenders:
         if who == "peer":
             continue
-        peer = med[(task, "peer")]
+        peer, peer_cpu = med[(task, "peer")], med_cpu[(task, "peer")]
         label = task if who == "ddzcore" else f"{task}, {who}"
-        print(f"| {label} | {peer:,.0f} | {med[(task, who)]:,.0f} | **{med[(task, who)] / peer:.0f}x** |")
+        print(f"| {label} | {peer:,.0f} | {med[(task, who)]:,.0f} | **{med[(task, who)] / peer:.0f}x** "
+              f"| {med_cpu[(task, who)] / peer_cpu:.0f}x |")
 
 
 if __name__ == "__main__":
