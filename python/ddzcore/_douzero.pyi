@@ -4,6 +4,7 @@ from typing import Any, Sequence
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import disjoint_base
 
 DECISION_FIELDS: list[str]
 
@@ -32,6 +33,7 @@ POSITIONS: tuple[str, str, str]
 
 def to_cards(w: int) -> list[int]: ...
 
+@disjoint_base
 class InfoSet:
     @property
     def player_position(self) -> str: ...
@@ -66,6 +68,7 @@ class InfoSet:
     @property
     def played_cards(self) -> dict[str, list[int]]: ...
 
+@disjoint_base
 class Game:
     adp: bool
     @property

@@ -48,6 +48,7 @@ __all__ = ["ID_2_ACTION", "ACTION_2_ID", "NUM_ACTIONS", "PASS_ID", "action_featu
 RANKS = "3456789TJQKA2BR"
 _INDEX = {c: i for i, c in enumerate(RANKS)}
 RULES = Rules.preset("rlcard")
+_FLAGS = RULES.flags     # a property that builds the word: read once
 _B, _R = 13, 14
 
 # ddzcore Combo value -> RLCard type name (chains get "_<length>").
@@ -317,8 +318,8 @@ def _gt_actions(hand: int, target: str) -> list[str]:
     with a higher weight in RLCard's type-table order, then the rocket, then
     the bombs (bombs, then the rocket, when the target is a bomb)."""
     tw = _ACTION_WORD[target]
-    moves = _kernel.generate_array(hand, tw, _kernel_info(tw), RULES.flags)
-    ids = sorted((_WORD2ID[c] for c in moves["cards"].tolist()[1:]), key=_TYPE_RANK_LIST.__getitem__)
+    moves = _kernel.generate_array(hand, tw, _kernel_info(tw), _FLAGS)["cards"].tolist()
+    ids = sorted(map(_WORD2ID.__getitem__, moves[1:]), key=_TYPE_RANK_LIST.__getitem__)
     same = [i for i in ids if i < _FIRST_BOMB]
     bombs = [i for i in ids if _FIRST_BOMB <= i < _ROCKET]
     rocket = [i for i in ids if i == _ROCKET]
@@ -328,7 +329,7 @@ def _gt_actions(hand: int, target: str) -> list[str]:
 
 @functools.lru_cache(maxsize=None)
 def _kernel_info(w: int) -> int:
-    arr = _kernel.classify_array(w, RULES.flags)
+    arr = _kernel.classify_array(w, _FLAGS)
     return int(arr["info"][0])
 
 
