@@ -6,8 +6,9 @@ deal dict (``landlord``, ``landlord_up``, ``landlord_down``,
 the small and big joker) and DouZero's actions (lists of codes), and its
 observations (``get_obs``: ``position``, ``x_batch``, ``z_batch``,
 ``legal_actions``, ``x_no_action``, ``z``) are byte-identical to DouZero's
-at every decision, legal actions in DouZero's order.  The move lists and the
-features are computed in C (``ddzcore._douzero``) into NumPy buffers;
+at every decision, legal actions in DouZero's order.  A step (the move,
+the next legal list, the ``InfoSet`` and the observation) runs in C
+(``ddzcore._douzero.Game``), the features into new NumPy arrays;
 ``encode_batch`` encodes many decisions in one call.  ``DeepAgent`` plays a
 DouZero checkpoint (needs ``torch``).
 
@@ -47,7 +48,7 @@ __all__ = ["Env", "InfoSet", "get_obs", "legal_actions", "encode_batch", "decisi
 CODES = (3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 17, 20, 30)
 _INDEX = {c: i for i, c in enumerate(CODES)}
 #: DouZero's positions; the order of play is landlord, landlord_down, landlord_up.
-POSITIONS = ("landlord", "landlord_up", "landlord_down")
+POSITIONS: tuple[str, str, str] = _douzero.POSITIONS
 _POS = {p: i for i, p in enumerate(POSITIONS)}
 DECISION_FIELDS: list[str] = _douzero.DECISION_FIELDS
 _DECK = [c for c in range(3, 15) for _ in range(4)] + [17] * 4 + [20, 30]
