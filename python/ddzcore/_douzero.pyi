@@ -90,3 +90,14 @@ def rl_legal(
     actions: list[str], action_ids: dict[str, int], features: npt.NDArray[np.int8]
 ) -> dict[int, npt.NDArray[np.int8]]: ...
 def rl_gone(lead: set[str], hand: int, action_words: dict[str, int]) -> list[str]: ...
+def rl_follow(
+    hand: int,
+    target: int,
+    target_info: int,
+    flags: int,
+    word_ids: dict[int, int],
+    type_rank: npt.NDArray[np.int64],
+    id2action: list[str],
+    first_bomb: int,
+    rocket: int,
+) -> list[str]: ...

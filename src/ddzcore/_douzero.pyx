@@ -24,7 +24,8 @@ from libc.string cimport memset, memcpy
 from libc.stdint cimport int8_t, int64_t, uint8_t
 
 from ddzcore.bits cimport *
-from ddzcore._kernel cimport dz_read
+from ddzcore._kernel cimport dz_read, generate
+from libc.stdlib cimport qsort, malloc, free
 
 cimport numpy as cnp
 import numpy as np
@@ -932,4 +933,59 @@ def rl_gone(set lead, u64 hand, dict action_words):
     for s in lead.copy():
         if not contains(hand, <u64>action_words[s]):
             out.append(s)
+    return out
+
+
+cdef struct Keyed:
+    int64_t key
+    Py_ssize_t id
+
+
+cdef int by_key(const void* a, const void* b) noexcept nogil:
+    cdef int64_t x = (<const Keyed*>a).key, y = (<const Keyed*>b).key
+    return (x > y) - (x < y)
+
+
+def rl_follow(u64 hand, u64 target, u64 target_info, int flags, dict word_ids, const int64_t[::1] type_rank,
+              list id2action, Py_ssize_t first_bomb, Py_ssize_t rocket):
+    """RLCard's ``get_gt_cards`` as action strings: "pass", then the
+    kernel's answers to ``target`` (card word and kernel reading) sorted by
+    ``type_rank`` (RLCard's type-table order, by action id): the target's
+    type, the rocket, then the bombs; bombs then the rocket when the target
+    is a bomb (ids first_bomb..rocket - 1)."""
+    cdef Py_ssize_t cap = 256, n, i, k = 0, tid = word_ids[target]
+    cdef MoveRec* recs = <MoveRec*>malloc(cap * sizeof(MoveRec))
+    cdef Keyed* keyed = NULL
+    cdef list out = ["pass"]
+    try:
+        n = generate(hand, target, target_info, flags, recs, cap)
+        if n > cap:
+            free(recs)
+            cap = n
+            recs = <MoveRec*>malloc(cap * sizeof(MoveRec))
+            n = generate(hand, target, target_info, flags, recs, cap)
+        keyed = <Keyed*>malloc((n + 1) * sizeof(Keyed))
+        for i in range(n):
+            if recs[i].cards:
+                keyed[k].id = word_ids[recs[i].cards]
+                keyed[k].key = type_rank[keyed[k].id]
+                k += 1
+        qsort(keyed, k, sizeof(Keyed), by_key)
+        if not first_bomb <= tid < rocket:
+            for i in range(k):
+                if keyed[i].id < first_bomb:
+                    out.append(id2action[keyed[i].id])
+            for i in range(k):
+                if keyed[i].id == rocket:
+                    out.append(id2action[keyed[i].id])
+        for i in range(k):
+            if first_bomb <= keyed[i].id < rocket:
+                out.append(id2action[keyed[i].id])
+        if first_bomb <= tid < rocket:
+            for i in range(k):
+                if keyed[i].id == rocket:
+                    out.append(id2action[keyed[i].id])
+    finally:
+        free(recs)
+        free(keyed)
     return out

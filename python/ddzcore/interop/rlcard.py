@@ -155,7 +155,6 @@ ACTION_2_ID: dict[str, int] = {a: i for i, a in enumerate(ID_2_ACTION)}
 NUM_ACTIONS = len(ID_2_ACTION)
 PASS_ID = NUM_ACTIONS - 1
 _FEATURES.setflags(write=False)
-_TYPE_RANK_LIST: list[int] = _TYPE_RANK.tolist()
 #: action string -> card word (pass: 0).
 _ACTION_WORD: dict[str, int] = dict(zip(ID_2_ACTION, _WORDS.tolist()))
 _ROCKET = ACTION_2_ID["BR"]                     # the ids end with the 13 bombs, the rocket, pass
@@ -318,13 +317,8 @@ def _gt_actions(hand: int, target: str) -> list[str]:
     with a higher weight in RLCard's type-table order, then the rocket, then
     the bombs (bombs, then the rocket, when the target is a bomb)."""
     tw = _ACTION_WORD[target]
-    moves = _kernel.generate_array(hand, tw, _kernel_info(tw), _FLAGS)["cards"].tolist()
-    ids = sorted(map(_WORD2ID.__getitem__, moves[1:]), key=_TYPE_RANK_LIST.__getitem__)
-    same = [i for i in ids if i < _FIRST_BOMB]
-    bombs = [i for i in ids if _FIRST_BOMB <= i < _ROCKET]
-    rocket = [i for i in ids if i == _ROCKET]
-    order = bombs + rocket if _FIRST_BOMB <= _WORD2ID[tw] < _ROCKET else same + rocket + bombs
-    return ["pass"] + [ID_2_ACTION[i] for i in order]
+    return _douzero.rl_follow(hand, tw, _kernel_info(tw), _FLAGS, _WORD2ID, _TYPE_RANK, ID_2_ACTION, _FIRST_BOMB,
+                              _ROCKET)
 
 
 @functools.lru_cache(maxsize=None)
