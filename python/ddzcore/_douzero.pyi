@@ -27,7 +27,6 @@ def encode_batch(
     x_no_action: npt.NDArray[np.int8],
     z: npt.NDArray[np.int8],
 ) -> None: ...
-def cards_rows(words: npt.NDArray[np.uint64], out: npt.NDArray[np.int8]) -> None: ...
 
 POSITIONS: tuple[str, str, str]
 

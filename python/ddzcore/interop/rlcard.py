@@ -513,7 +513,8 @@ class DoudizhuEnv:
             words += [played[0], played[mate], *firsts]
             obs = _douzero.rl_obs(words, left[0], 20, left[mate], 17)
         actions = state["actions"]
-        out: OrderedDict[str, Any] = OrderedDict({"obs": obs, "legal_actions": _douzero.rl_legal(actions, ACTION_2_ID, _FEATURES)})
+        legal = _douzero.rl_legal(actions, ACTION_2_ID, _FEATURES)
+        out: OrderedDict[str, Any] = OrderedDict({"obs": obs, "legal_actions": legal})
         out["raw_obs"] = state
         out["raw_legal_actions"] = list(actions)
         out["action_record"] = self.action_recorder
