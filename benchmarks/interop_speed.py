@@ -2,8 +2,11 @@
 
     pip install ".[interop]" && pip install --no-deps douzero
     python benchmarks/interop_speed.py [--rounds 5]
+    python benchmarks/interop_speed.py --count    # instructions under callgrind instead
 
-Three ratios, each the median of interleaved rounds (peer, then ddzcore):
+Three ratios, each the median of interleaved rounds (peer, then ddzcore), of
+wall-clock rates and of rates per CPU second of the process (the second
+depends less on a shared machine's load):
 
 1. DouZero's ``Env``: whole random games, a full observation (``get_obs``,
    what DouZero's actors compute per step) at every decision; steps/s.
@@ -19,6 +22,7 @@ Three ratios, each the median of interleaved rounds (peer, then ddzcore):
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import time
@@ -101,16 +105,83 @@ def _rlcard_runs(make: Callable[..., Any], games: int, training: bool, own_agent
     return games
 
 
-def _timed(fn: Callable[[], int]) -> float:
-    t = time.perf_counter()
+def _timed(fn: Callable[[], int]) -> tuple[float, float]:
+    """(units per wall second, units per CPU second of this process)."""
+    t, c = time.perf_counter(), time.process_time()
     n = fn()
-    return n / (time.perf_counter() - t)
+    return n / (time.perf_counter() - t), n / (time.process_time() - c)
+
+
+# Instruction counts (--count): each workload one operator.call in one
+# valgrind run (callgrind_guard's method); units are steps, observations, games.
+COUNTED = {
+    "DouZero Env, per step": ("_douzero_games(lambda: dz_env.Env('adp'), 2, 1)",
+                              "_douzero_games(lambda: ours.Env('adp'), 20, 1)"),
+    "get_obs, per observation": ("len([dz_env.get_obs(i) for i in theirs_dec[:60]])", "encode()"),
+    "RLCard env.run, per game": ("_rlcard_runs(rlcard.make, 2, False)",
+                                 "_rlcard_runs(ours_rl.make, 20, False, own_agent=True)"),
+    "RLCard env.run training, RLCard's agent, per game": ("_rlcard_runs(rlcard.make, 2, True)",
+                                                          "_rlcard_runs(ours_rl.make, 20, True)"),
+}
+_SETUP = """
+import operator, sys
+sys.path.insert(0, {here!r})
+from interop_speed import _collect_decisions, _batch_encoder, _rlcard_runs, _douzero_games
+import rlcard
+from douzero.env import env as dz_env
+from ddzcore.interop import douzero as ours
+from ddzcore.interop import rlcard as ours_rl
+theirs_dec, mine_dec = _collect_decisions(8)
+encode = _batch_encoder(mine_dec)
+_rlcard_runs(rlcard.make, 1, False); _rlcard_runs(ours_rl.make, 1, False, own_agent=True)
+_douzero_games(lambda: ours.Env('adp'), 1, 1)
+units = []
+"""
+
+
+def count() -> None:
+    """Instructions per unit (callgrind Ir inside each workload's call)."""
+    import glob
+    import shutil
+    import subprocess
+    import sys
+    import tempfile
+
+    from callgrind_guard import ENTRY, interpreter, part_total
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    calls = [c for pair in COUNTED.values() for c in pair]
+    script = _SETUP.format(here=here) + "".join(f"units.append(operator.call(lambda: {c}))\n" for c in calls)
+    script += "print(units)\n"
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        raise SystemExit("valgrind is not installed")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "callgrind.out")
+        proc = subprocess.run([valgrind, "--tool=callgrind", f"--callgrind-out-file={out}",
+                               f"--toggle-collect={ENTRY}", f"--dump-after={ENTRY}", interpreter(), "-c", script],
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise SystemExit(proc.stderr[-3000:])
+        units = eval(proc.stdout.strip().splitlines()[-1])
+        parts = sorted(glob.glob(out + ".*"), key=lambda p: int(p.rsplit(".", 1)[1]))
+        totals = [part_total(p) for p in parts][:len(calls)]
+    print(f"instructions (callgrind Ir) per unit; python {sys.version.split()[0]}\n")
+    print("| task | DouZero / RLCard | ddzcore | ratio |")
+    print("|---|---|---|---|")
+    for k, task in enumerate(COUNTED):
+        peer, mine = totals[2 * k] / units[2 * k], totals[2 * k + 1] / units[2 * k + 1]
+        print(f"| {task} | {peer:,.0f} | {mine:,.0f} | **{peer / mine:.0f}x** |")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--count", action="store_true", help="count instructions under callgrind instead of timing")
     args = ap.parse_args()
+    if args.count:
+        count()
+        return
 
     import rlcard
     from douzero.env import env as dz_env
@@ -136,19 +207,25 @@ def main() -> None:
          lambda: _rlcard_runs(ours_rl.make, 10, True, own_agent=True)),
     ]
     rates: dict[tuple[str, str], list[float]] = {}
+    cpu: dict[tuple[str, str], list[float]] = {}
     for _ in range(args.rounds):
         for task, who, fn in contenders:
-            rates.setdefault((task, who), []).append(_timed(fn))
+            wall_rate, cpu_rate = _timed(fn)
+            rates.setdefault((task, who), []).append(wall_rate)
+            cpu.setdefault((task, who), []).append(cpu_rate)
     med = {k: statistics.median(v) for k, v in rates.items()}
-    print(f"{len(mine_dec)} decisions in the encoder set; medians of {args.rounds} interleaved rounds\n")
-    print("| task | DouZero / RLCard | ddzcore | ratio |")
-    print("|---|---|---|---|")
+    med_cpu = {k: statistics.median(v) for k, v in cpu.items()}
+    print(f"{len(mine_dec)} decisions in the encoder set; medians of {args.rounds} interleaved rounds; "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs\n")
+    print("| task | DouZero / RLCard | ddzcore | ratio | ratio of CPU time |")
+    print("|---|---|---|---|---|")
     for task, who, _ in contenders:
         if who == "peer":
             continue
-        peer = med[(task, "peer")]
+        peer, peer_cpu = med[(task, "peer")], med_cpu[(task, "peer")]
         label = task if who == "ddzcore" else f"{task}, {who}"
-        print(f"| {label} | {peer:,.0f} | {med[(task, who)]:,.0f} | **{med[(task, who)] / peer:.0f}x** |")
+        print(f"| {label} | {peer:,.0f} | {med[(task, who)]:,.0f} | **{med[(task, who)] / peer:.0f}x** "
+              f"| {med_cpu[(task, who)] / peer_cpu:.0f}x |")
 
 
 if __name__ == "__main__":

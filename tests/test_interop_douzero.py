@@ -33,6 +33,17 @@ def _same_obs(a: dict[str, Any], b: dict[str, Any], where: str) -> None:
         assert a[k].tobytes() == b[k].tobytes(), (where, k)
 
 
+INFOSET_FIELDS = ("player_position", "player_hand_cards", "num_cards_left_dict", "three_landlord_cards",
+                  "card_play_action_seq", "other_hand_cards", "legal_actions", "last_move", "last_two_moves",
+                  "last_move_dict", "played_cards", "all_handcards", "last_pid", "bomb_num")
+
+
+def _same_infoset(a: Any, b: Any, where: str) -> None:
+    """Every attribute of DouZero's InfoSet equal (ours are built from card words, theirs copied)."""
+    for k in INFOSET_FIELDS:
+        assert getattr(a, k) == getattr(b, k), (where, k)
+
+
 def _deal(seed: int) -> dict[str, list[int]]:
     deck = [c for c in range(3, 15) for _ in range(4)] + [17] * 4 + [20, 30]
     random.Random(seed).shuffle(deck)
@@ -56,6 +67,7 @@ def play_both(seed: int) -> int:
     while True:
         _same_obs(o2, o1, f"seed {seed} decision {n}")
         _same_obs(ours.get_obs(theirs.infoset), o1, f"seed {seed} decision {n}, their infoset")
+        _same_infoset(mine.infoset, theirs.infoset, f"seed {seed} decision {n}")
         n += 1
         action = rng.choice(o1["legal_actions"])
         o1, r1, d1, _ = theirs.step(action)
@@ -127,6 +139,13 @@ def test_bad_input_raises() -> None:
         env.step([3, 4])
     with pytest.raises(InvalidMoveError):
         env.step([99])
+    for bad in ([3] * 5, [20, 20], ["3"], [3.5]):
+        with pytest.raises(InvalidMoveError):
+            env.step(bad)
+    while env.step(env.infoset.legal_actions[0])[0] is not None:
+        pass
+    with pytest.raises(InvalidMoveError):
+        env.step([])
 
 
 def test_encode_batch_equals_single() -> None:

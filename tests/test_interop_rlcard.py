@@ -123,3 +123,36 @@ def test_deal_as_rank_strings() -> None:
     assert sorted(" ".join(info["hand_cards_with_suit"]).split()) == sorted(
         [s + r for s in "SHDC" for r in "3456789TJQKA2"] + ["BJ", "RJ"])
     assert "BR" in state["raw_legal_actions"] and "3333" in state["raw_legal_actions"]
+
+
+def test_legacy_randint_draws_as_numpy() -> None:
+    for seed in range(20):
+        for n in (1, 2, 3, 7, 8, 9, 100, 256, 257, 4097):
+            np.random.seed(seed)
+            want = [np.random.randint(0, n) for _ in range(10)], np.random.random()
+            np.random.seed(seed)
+            assert ([ours._legacy_randint(n) for _ in range(10)], np.random.random()) == want, (seed, n)
+
+
+@pytest.mark.parametrize("training", [False, True])
+def test_run_with_our_random_agent_equals_rlcards(training: bool) -> None:
+    """env.run: RLCard's env with RLCard's RandomAgent and ours with ours
+    play the same games (the same actions, trajectories and payoffs)."""
+    from rlcard.agents import RandomAgent
+
+    theirs, mine = rl.make("doudizhu", config={"seed": 4}), ours.make("doudizhu", config={"seed": 4})
+    theirs.set_agents([RandomAgent(num_actions=theirs.num_actions) for _ in range(3)])
+    mine.set_agents([ours.RandomAgent(num_actions=mine.num_actions) for _ in range(3)])
+    for game in range(5):
+        np.random.seed(game)
+        t1, p1 = theirs.run(is_training=training)
+        np.random.seed(game)
+        t2, p2 = mine.run(is_training=training)
+        assert np.array_equal(p1, p2)
+        for a, b in zip(t1, t2):
+            assert len(a) == len(b)
+            for x, y in zip(a, b):
+                if isinstance(y, dict):
+                    _same_state(x, y, f"game {game}")
+                else:
+                    assert x == y, f"game {game}"

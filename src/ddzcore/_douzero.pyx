@@ -24,7 +24,8 @@ from libc.string cimport memset, memcpy
 from libc.stdint cimport int8_t, int64_t, uint8_t
 
 from ddzcore.bits cimport *
-from ddzcore._kernel cimport dz_read
+from ddzcore._kernel cimport dz_read, generate
+from libc.stdlib cimport qsort, malloc, free
 
 cimport numpy as cnp
 import numpy as np
@@ -547,16 +548,429 @@ def encode_batch(const u64[:, ::1] decisions, const u64[::1] actions, const int6
                        &x_batch[offsets[i], 0], &z_batch[offsets[i], 0, 0], &x_no_action[i, 0], &z[i, 0, 0])
 
 
-def cards_rows(const u64[::1] words, int8_t[:, ::1] out):
-    """The 54-dim card encoding (DouZero's _cards2array, RLCard's
-    _cards2array: the same layout) of each card word into out (n, 54) int8."""
-    cdef Py_ssize_t i, n = words.shape[0]
-    cdef float row[54]
-    cdef int k
-    if out.shape[0] < n or out.shape[1] != 54:
-        raise InvalidArgumentError(f"out must be ({n}, 54) int8")
-    with nogil:
+# ---------------------------------------------------------------- the environment (douzero.env.env.Env)
+
+from ddzcore.errors import InvalidMoveError
+from cpython.number cimport PyIndex_Check
+
+cdef enum:
+    SEQ_CAP = 256       # actions in a game: at most 54 plays and two passes after each
+    LEGAL_STACK = 2048
+
+#: DouZero's positions by index; play goes landlord (0), landlord_down (2), landlord_up (1).
+POSITIONS = ("landlord", "landlord_up", "landlord_down")
+cdef int NEXT_POS[3]
+NEXT_POS[:] = [2, 0, 1]
+cdef int POS_OF_TURN[3]
+POS_OF_TURN[:] = [0, 2, 1]
+# DouZero card code -> rank index (-1: not a code).
+cdef int RANK_OF_CODE[31]
+for _c in range(31):
+    RANK_OF_CODE[_c] = -1
+for _r in range(15):
+    RANK_OF_CODE[DZ_CODE[_r]] = _r
+
+
+cdef list cards_list(u64 w):
+    """A card word as DouZero's sorted list of codes (a new list)."""
+    cdef list out = []
+    cdef int r, k
+    for r in range(N_RANKS):
+        for k in range(count_of(w, r)):
+            out.append(DZ_CODE[r])
+    return out
+
+
+def to_cards(u64 w):
+    """A card word as DouZero's sorted list of card codes (a new list)."""
+    return cards_list(w)
+
+
+cdef u64 action_word(object action) except? 0:
+    """DouZero's action (an iterable of card codes) as a card word;
+    InvalidMoveError for a code that is not one, or more than four of a rank."""
+    cdef u64 w = 0
+    cdef long c
+    cdef int r
+    for item in action:
+        c = -1
+        if PyIndex_Check(item):
+            try:
+                c = item
+            except OverflowError:
+                pass
+        r = RANK_OF_CODE[c] if 0 <= c <= 30 else -1
+        if r < 0:
+            raise InvalidMoveError(f"{item!r} is not a DouZero card code (3..14, 17, 20, 30)")
+        if count_of(w, r) == 4 or (r >= R_SMALL and count_of(w, r) == 1):
+            raise InvalidMoveError(f"{list(action)} holds more {item} than a deck")
+        w += unit(r)
+    return w
+
+
+cdef inline bint is_bomb(u64 w) noexcept nogil:
+    cdef int r
+    if w == unit(R_SMALL) + unit(R_BIG):
+        return True
+    for r in range(13):
+        if w == 4 * unit(r):
+            return True
+    return False
+
+
+cdef class InfoSet:
+    """The acting player's information set at one decision, with the
+    attributes of DouZero's ``InfoSet`` (``player_position``,
+    ``player_hand_cards``, ``num_cards_left_dict``, ``three_landlord_cards``,
+    ``card_play_action_seq``, ``other_hand_cards``, ``legal_actions``,
+    ``last_move``, ``last_two_moves``, ``last_move_dict``, ``played_cards``,
+    ``all_handcards``, ``last_pid``, ``bomb_num``).  The card lists are built
+    when read, from card words taken at the decision (new lists each read)."""
+
+    cdef readonly str player_position
+    cdef readonly list legal_actions
+    cdef readonly int bomb_num
+    cdef readonly str last_pid
+    cdef readonly object _row
+    cdef readonly object _words
+    cdef u64 hands[3]
+    cdef u64 lastw[3]
+    cdef u64 three
+    cdef int pos
+    cdef list seq
+    cdef Py_ssize_t nseq
+
+    @property
+    def player_hand_cards(self):
+        return cards_list(self.hands[self.pos])
+
+    @property
+    def other_hand_cards(self):
+        cdef list out = []
+        cdef int i
+        for i in range(3):
+            if i != self.pos:
+                out += cards_list(self.hands[i])
+        return out
+
+    @property
+    def num_cards_left_dict(self):
+        return {POSITIONS[i]: card_total(self.hands[i]) for i in range(3)}
+
+    @property
+    def all_handcards(self):
+        return {POSITIONS[i]: cards_list(self.hands[i]) for i in range(3)}
+
+    @property
+    def three_landlord_cards(self):
+        return cards_list(self.three)
+
+    @property
+    def card_play_action_seq(self):
+        return self.seq[:self.nseq]
+
+    @property
+    def last_move(self):
+        cdef Py_ssize_t n = self.nseq
+        if n == 0:
+            return []
+        return self.seq[n - 2] if not self.seq[n - 1] and n >= 2 else self.seq[n - 1]
+
+    @property
+    def last_two_moves(self):
+        cdef Py_ssize_t n = self.nseq
+        return [self.seq[n - 1], self.seq[n - 2]] if n >= 2 else [self.seq[0], []] if n else [[], []]
+
+    @property
+    def last_move_dict(self):
+        return {POSITIONS[i]: cards_list(self.lastw[i]) for i in range(3)}
+
+    @property
+    def played_cards(self):
+        """Each position's plays joined in the order played (DouZero's +=)."""
+        cdef list out = [[], [], []]
+        cdef Py_ssize_t i
+        for i in range(self.nseq):
+            out[POS_OF_TURN[i % 3]] += self.seq[i]
+        return {POSITIONS[i]: out[i] for i in range(3)}
+
+
+cdef class Game:
+    """DouZero's game loop (``GameEnv``) and ``get_obs`` in C: the base of
+    ``ddzcore.interop.douzero.Env``.  ``_start(h0, h1, h2, three)`` (card
+    words of landlord, landlord_up, landlord_down and the bottom) starts a
+    game; ``step(action)`` plays one."""
+
+    cdef readonly object infoset
+    cdef readonly bint _game_over
+    cdef readonly object _game_winner
+    cdef readonly int _game_bomb_num
+    cdef public bint adp
+    cdef u64 hands[3]
+    cdef u64 played[3]
+    cdef u64 lastw[3]
+    cdef u64 three
+    cdef int acting, last_pid
+    cdef u64 seqw[SEQ_CAP]
+    cdef Py_ssize_t nseq
+    cdef list seq
+    cdef object legal      # uint64 array of the acting player's legal words
+
+    def __cinit__(self):
+        self._game_over = True
+        self.adp = True
+
+    @property
+    def _acting_player_position(self):
+        return POSITIONS[self.acting]
+
+    def _start(self, u64 h0, u64 h1, u64 h2, u64 three):
+        """Start a game from checked card words; returns the first observation."""
+        self.hands[0] = h0
+        self.hands[1] = h1
+        self.hands[2] = h2
+        self.three = three
+        memset(self.played, 0, sizeof(self.played))
+        memset(self.lastw, 0, sizeof(self.lastw))
+        self.acting = 0
+        self.last_pid = 0
+        self._game_bomb_num = 0
+        self.nseq = 0
+        self.seq = []
+        self._game_over = False
+        self._game_winner = None
+        return self._decide()
+
+    def step(self, action):
+        """Play ``action`` (a list of DouZero card codes; ``[]`` passes) for
+        the acting player: (obs, reward, done, {}) as DouZero's
+        ``Env.step``, obs None and the reward +-2**bombs ("adp") or +-1
+        ("wp") for the landlord's side once done.  ``InvalidMoveError`` if
+        it is not one of the legal actions (DouZero asserts)."""
+        if self._game_over:
+            raise InvalidMoveError("the game is over; call reset()")
+        cdef u64 w = action_word(action)
+        cdef const u64[::1] legal = self.legal
+        cdef Py_ssize_t i
+        cdef int p = self.acting, r
+        for i in range(legal.shape[0]):
+            if legal[i] == w:
+                break
+        else:
+            raise InvalidMoveError(f"{list(action)} is not a legal action of {POSITIONS[p]}")
+        if w:
+            self.last_pid = p
+        if is_bomb(w):
+            self._game_bomb_num += 1
+        self.lastw[p] = w
+        self.seq.append(cards_list(w))
+        self.seqw[self.nseq] = w
+        self.nseq += 1
+        if w:
+            self.hands[p] -= w
+            self.played[p] += w
+            if p == 0:
+                for r in range(N_RANKS):
+                    self.three -= unit(r) * min(count_of(self.three, r), count_of(w, r))
+        if not self.hands[p]:
+            self._game_over = True
+            self._game_winner = "landlord" if p == 0 else "farmer"
+            reward = (1.0 if p == 0 else -1.0) * (2.0 ** self._game_bomb_num if self.adp else 1.0)
+            return None, reward, True, {}
+        self.acting = NEXT_POS[p]
+        return self._decide(), 0.0, False, {}
+
+    cdef object _decide(self):
+        """The acting player's legal actions, InfoSet and observation."""
+        cdef int p = self.acting, i, mate
+        cdef Py_ssize_t n, k = self.nseq if self.nseq < SEQ else SEQ
+        cdef u64 rival = 0
+        cdef u64 buf[LEGAL_STACK]
+        cdef cnp.npy_intp dims[3]
+        if self.nseq:
+            rival = self.seqw[self.nseq - 1]
+            if rival == 0 and self.nseq >= 2:
+                rival = self.seqw[self.nseq - 2]
+        n = dz_legal(self.hands[p], rival, buf, LEGAL_STACK)
+        dims[0] = n
+        words = cnp.PyArray_EMPTY(1, dims, cnp.NPY_UINT64, 0)
+        cdef u64* wp = <u64*>cnp.PyArray_DATA(words)
+        if n > LEGAL_STACK:
+            dz_legal(self.hands[p], rival, wp, n)
+        else:
+            memcpy(wp, buf, n * sizeof(u64))
+        self.legal = words
+        dims[0] = ROW
+        row = cnp.PyArray_EMPTY(1, dims, cnp.NPY_UINT64, 0)
+        cdef u64* d = <u64*>cnp.PyArray_DATA(row)
+        d[0] = p
+        d[1] = self.hands[p]
+        d[2] = self.hands[0] + self.hands[1] + self.hands[2] - self.hands[p]
+        d[3] = rival
+        for i in range(3):
+            d[4 + i] = self.played[i]
+            d[7 + i] = self.lastw[i]
+            d[10 + i] = card_total(self.hands[i])
+        d[13] = self._game_bomb_num
+        d[14] = k
+        memcpy(d + 15, self.seqw + self.nseq - k, k * sizeof(u64))
+        memset(d + 15 + k, 0, (SEQ - k) * sizeof(u64))
+        cdef list actions = [cards_list(wp[j]) for j in range(n)]
+        cdef InfoSet info = InfoSet.__new__(InfoSet)
+        info.player_position = POSITIONS[p]
+        info.legal_actions = actions
+        info.bomb_num = self._game_bomb_num
+        info.last_pid = POSITIONS[self.last_pid]
+        info._row = row
+        info._words = words
+        memcpy(info.hands, self.hands, sizeof(self.hands))
+        memcpy(info.lastw, self.lastw, sizeof(self.lastw))
+        info.three = self.three
+        info.pos = p
+        info.seq = self.seq
+        info.nseq = self.nseq
+        self.infoset = info
+        return observation(info.player_position, d, wp, n, actions)
+
+
+cdef dict observation(str position, const u64* d, const u64* actions, Py_ssize_t n, list legal):
+    """DouZero's get_obs dict for decision row d and its n legal words, in new arrays."""
+    cdef cnp.npy_intp dims[3]
+    cdef int w = 373 if d[0] == 0 else 484
+    dims[0] = n
+    dims[1] = w
+    xb = cnp.PyArray_EMPTY(2, dims, cnp.NPY_FLOAT32, 0)
+    dims[1] = 5
+    dims[2] = 162
+    zb = cnp.PyArray_EMPTY(3, dims, cnp.NPY_FLOAT32, 0)
+    dims[0] = w - 54
+    xna = cnp.PyArray_EMPTY(1, dims, cnp.NPY_INT8, 0)
+    z = cnp.PyArray_EMPTY(2, &dims[1], cnp.NPY_INT8, 0)
+    encode_one(d, actions, n, <float*>cnp.PyArray_DATA(xb), <float*>cnp.PyArray_DATA(zb),
+               <int8_t*>cnp.PyArray_DATA(xna), <int8_t*>cnp.PyArray_DATA(z))
+    return {"position": position, "x_batch": xb, "z_batch": zb, "legal_actions": legal,
+            "x_no_action": xna, "z": z}
+
+
+# ---------------------------------------------------------------- RLCard's state dicts (ddzcore.interop.rlcard)
+
+cdef const char* RL_RANKS = b"3456789TJQKA2BR"
+
+
+def rank_string(u64 w):
+    """A card word as RLCard's sorted rank string: ``0x21 -> '334'``."""
+    cdef char buf[64]
+    cdef int r, k, n = 0
+    for r in range(N_RANKS):
+        for k in range(count_of(w, r)):
+            if n < 64:
+                buf[n] = RL_RANKS[r]
+                n += 1
+    return buf[:n].decode("ascii")
+
+
+cdef inline void cards54_i8(int8_t* dst, u64 w) noexcept nogil:
+    cdef int r, k, c
+    for r in range(13):
+        c = count_of(w, r)
+        for k in range(4):
+            dst[4 * r + k] = 1 if k < c else 0
+    dst[52] = 1 if count_of(w, R_SMALL) else 0
+    dst[53] = 1 if count_of(w, R_BIG) else 0
+
+
+def rl_obs(list words, int left_a, int size_a, int left_b, int size_b):
+    """RLCard's ``obs`` (int8): the 54-dim encoding of each card word, then
+    the one-hots of two card counts (``one_hot[n - 1]`` of sizes size_a and
+    size_b, as RLCard indexes: 0 cards sets the last bit)."""
+    cdef Py_ssize_t m = len(words), i
+    cdef cnp.npy_intp n = 54 * m + size_a + size_b
+    obs = cnp.PyArray_ZEROS(1, &n, cnp.NPY_INT8, 0)
+    cdef int8_t* o = <int8_t*>cnp.PyArray_DATA(obs)
+    for i in range(m):
+        cards54_i8(o + 54 * i, <u64>words[i])
+    o += 54 * m
+    o[left_a - 1 if left_a else size_a - 1] = 1
+    o += size_a
+    o[left_b - 1 if left_b else size_b - 1] = 1
+    return obs
+
+
+def rl_legal(list actions, dict action_ids, const int8_t[:, ::1] features):
+    """RLCard's ``legal_actions``: {action id: a new int8 (54,) array of its
+    features}, in the order of ``actions`` (action strings)."""
+    cdef dict out = {}
+    cdef cnp.npy_intp n = 54
+    cdef Py_ssize_t i
+    for a in actions:
+        i = action_ids[a]
+        arr = cnp.PyArray_EMPTY(1, &n, cnp.NPY_INT8, 0)
+        memcpy(cnp.PyArray_DATA(arr), &features[i, 0], 54)
+        out[i] = arr
+    return out
+
+
+def rl_gone(set lead, u64 hand, dict action_words):
+    """The action strings of ``lead`` whose cards ``hand`` no longer holds,
+    in the iteration order of ``lead.copy()`` (as RLCard lists them: the
+    order ``step_back`` puts them back in)."""
+    cdef list out = []
+    for s in lead.copy():
+        if not contains(hand, <u64>action_words[s]):
+            out.append(s)
+    return out
+
+
+cdef struct Keyed:
+    int64_t key
+    Py_ssize_t id
+
+
+cdef int by_key(const void* a, const void* b) noexcept nogil:
+    cdef int64_t x = (<const Keyed*>a).key, y = (<const Keyed*>b).key
+    return (x > y) - (x < y)
+
+
+def rl_follow(u64 hand, u64 target, u64 target_info, int flags, dict word_ids, const int64_t[::1] type_rank,
+              list id2action, Py_ssize_t first_bomb, Py_ssize_t rocket):
+    """RLCard's ``get_gt_cards`` as action strings: "pass", then the
+    kernel's answers to ``target`` (card word and kernel reading) sorted by
+    ``type_rank`` (RLCard's type-table order, by action id): the target's
+    type, the rocket, then the bombs; bombs then the rocket when the target
+    is a bomb (ids first_bomb..rocket - 1)."""
+    cdef Py_ssize_t cap = 256, n, i, k = 0, tid = word_ids[target]
+    cdef MoveRec* recs = <MoveRec*>malloc(cap * sizeof(MoveRec))
+    cdef Keyed* keyed = NULL
+    cdef list out = ["pass"]
+    try:
+        n = generate(hand, target, target_info, flags, recs, cap)
+        if n > cap:
+            free(recs)
+            cap = n
+            recs = <MoveRec*>malloc(cap * sizeof(MoveRec))
+            n = generate(hand, target, target_info, flags, recs, cap)
+        keyed = <Keyed*>malloc((n + 1) * sizeof(Keyed))
         for i in range(n):
-            cards54(row, words[i])
-            for k in range(54):
-                out[i, k] = <int8_t>row[k]
+            if recs[i].cards:
+                keyed[k].id = word_ids[recs[i].cards]
+                keyed[k].key = type_rank[keyed[k].id]
+                k += 1
+        qsort(keyed, k, sizeof(Keyed), by_key)
+        if not first_bomb <= tid < rocket:
+            for i in range(k):
+                if keyed[i].id < first_bomb:
+                    out.append(id2action[keyed[i].id])
+            for i in range(k):
+                if keyed[i].id == rocket:
+                    out.append(id2action[keyed[i].id])
+        for i in range(k):
+            if first_bomb <= keyed[i].id < rocket:
+                out.append(id2action[keyed[i].id])
+        if first_bomb <= tid < rocket:
+            for i in range(k):
+                if keyed[i].id == rocket:
+                    out.append(id2action[keyed[i].id])
+    finally:
+        free(recs)
+        free(keyed)
+    return out

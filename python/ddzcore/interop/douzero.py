@@ -6,8 +6,9 @@ deal dict (``landlord``, ``landlord_up``, ``landlord_down``,
 the small and big joker) and DouZero's actions (lists of codes), and its
 observations (``get_obs``: ``position``, ``x_batch``, ``z_batch``,
 ``legal_actions``, ``x_no_action``, ``z``) are byte-identical to DouZero's
-at every decision, legal actions in DouZero's order.  The move lists and the
-features are computed in C (``ddzcore._douzero``) into NumPy buffers;
+at every decision, legal actions in DouZero's order.  A step (the move,
+the next legal list, the ``InfoSet`` and the observation) runs in C
+(``ddzcore._douzero.Game``), the features into new NumPy arrays;
 ``encode_batch`` encodes many decisions in one call.  ``DeepAgent`` plays a
 DouZero checkpoint (needs ``torch``).
 
@@ -47,15 +48,11 @@ __all__ = ["Env", "InfoSet", "get_obs", "legal_actions", "encode_batch", "decisi
 CODES = (3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 17, 20, 30)
 _INDEX = {c: i for i, c in enumerate(CODES)}
 #: DouZero's positions; the order of play is landlord, landlord_down, landlord_up.
-POSITIONS = ("landlord", "landlord_up", "landlord_down")
+POSITIONS: tuple[str, str, str] = _douzero.POSITIONS
 _POS = {p: i for i, p in enumerate(POSITIONS)}
-_NEXT = {0: 2, 2: 1, 1: 0}
 DECISION_FIELDS: list[str] = _douzero.DECISION_FIELDS
 _DECK = [c for c in range(3, 15) for _ in range(4)] + [17] * 4 + [20, 30]
 _FULL = sum(4 << (4 * r) for r in range(13)) + (1 << 52) + (1 << 56)
-_BOMB_WORDS = frozenset([4 << (4 * r) for r in range(13)] + [(1 << 52) + (1 << 56)])
-_LISTS: dict[int, tuple[int, ...]] = {}
-_PAD = [[0] * (15 - n) for n in range(16)]
 
 
 def to_word(cards: Sequence[int]) -> int:
@@ -72,10 +69,7 @@ def to_word(cards: Sequence[int]) -> int:
 
 def to_cards(w: int) -> list[int]:
     """A card word as DouZero's sorted list of codes (a new list)."""
-    t = _LISTS.get(w)
-    if t is None:
-        t = _LISTS[w] = tuple(CODES[r] for r in range(15) for _ in range((w >> (4 * r)) & 0xF))
-    return list(t)
+    return _douzero.to_cards(w)
 
 
 def legal_actions(hand: Sequence[int], rival_move: Sequence[int] = ()) -> list[list[int]]:
@@ -86,77 +80,7 @@ def legal_actions(hand: Sequence[int], rival_move: Sequence[int] = ()) -> list[l
     return [to_cards(w) for w in _douzero.legal_actions(to_word(hand), to_word(rival_move)).tolist()]
 
 
-class InfoSet:
-    """The acting player's information set, with the attributes of
-    DouZero's ``InfoSet`` (``player_position``, ``player_hand_cards``,
-    ``legal_actions``, ``last_move``, ``card_play_action_seq``, ...); the
-    list attributes are built when first read, from a snapshot taken at the
-    decision."""
-
-    __slots__ = ("player_position", "legal_actions", "bomb_num", "last_pid", "three_landlord_cards", "_row",
-                 "_words", "_hands", "_seq", "_nseq", "_played", "_nplayed", "_last_moves")
-
-    def __init__(self, env: "Env", row: np.ndarray, words: np.ndarray, listed: list[int]) -> None:
-        self.player_position = POSITIONS[env._acting]
-        self._row = row
-        self._words = words
-        self.legal_actions = [to_cards(w) for w in listed]
-        self.bomb_num = env._bombs
-        self.last_pid = env._last_pid
-        self.three_landlord_cards = list(env._three)
-        self._hands = tuple(env._words)
-        self._seq = env._seq                       # lists only appended to: a length is a snapshot
-        self._nseq = len(env._seq)
-        played, last = env._played, env._last_move_dict
-        self._played = played
-        self._nplayed = (len(played["landlord"]), len(played["landlord_up"]), len(played["landlord_down"]))
-        self._last_moves = (last["landlord"], last["landlord_up"], last["landlord_down"])
-
-    @property
-    def player_hand_cards(self) -> list[int]:
-        return to_cards(self._hands[_POS[self.player_position]])
-
-    @property
-    def other_hand_cards(self) -> list[int]:
-        me = _POS[self.player_position]
-        return [c for i in range(3) if i != me for c in to_cards(self._hands[i])]
-
-    @property
-    def num_cards_left_dict(self) -> dict[str, int]:
-        return {p: len(_LISTS_OF(self._hands[i])) for i, p in enumerate(POSITIONS)}
-
-    @property
-    def all_handcards(self) -> dict[str, list[int]]:
-        return {p: to_cards(self._hands[i]) for i, p in enumerate(POSITIONS)}
-
-    @property
-    def card_play_action_seq(self) -> list[list[int]]:
-        return self._seq[:self._nseq]
-
-    @property
-    def last_move(self) -> list[int]:
-        s = self.card_play_action_seq
-        if not s:
-            return []
-        return s[-2] if not s[-1] else s[-1]
-
-    @property
-    def last_two_moves(self) -> list[list[int]]:
-        s = self.card_play_action_seq
-        return [s[-1], s[-2]] if len(s) >= 2 else [s[-1], []] if s else [[], []]
-
-    @property
-    def last_move_dict(self) -> dict[str, list[int]]:
-        return dict(zip(POSITIONS, self._last_moves))
-
-    @property
-    def played_cards(self) -> dict[str, list[int]]:
-        return {p: self._played[p][:n] for p, n in zip(POSITIONS, self._nplayed)}
-
-
-def _LISTS_OF(w: int) -> tuple[int, ...]:
-    to_cards(w)
-    return _LISTS[w]
+InfoSet = _douzero.InfoSet
 
 
 def decision_row(infoset: Any) -> np.ndarray:
@@ -208,19 +132,20 @@ def encode_batch(decisions: np.ndarray, actions: np.ndarray, offsets: np.ndarray
     _douzero.encode_batch(decisions, actions, offsets, x_batch, z_batch, x_no_action, z)
 
 
-class Env:
+class Env(_douzero.Game):
     """Mirror of ``douzero.env.env.Env``.
 
     ``reset(card_play_data=None)`` -> obs; ``step(action)`` -> (obs,
-    reward, done, {}) with obs None once done; ``infoset`` is the acting
-    player's ``InfoSet``.  ``objective``: ``"adp"`` (reward +-2**bombs for
-    the landlord's side) or ``"wp"`` (+-1).
+    reward, done, {}) with obs None once done (``InvalidMoveError`` for an
+    action that is not legal); ``infoset`` is the acting player's
+    ``InfoSet``.  ``objective``: ``"adp"`` (reward +-2**bombs for the
+    landlord's side) or ``"wp"`` (+-1).  The game loop, the legal actions
+    and the observation of a step run in C (``ddzcore._douzero.Game``).
     """
 
     def __init__(self, objective: str = "adp") -> None:
         self.objective = objective
-        self.infoset: InfoSet | None = None
-        self._over = True
+        self.adp = objective == "adp"
 
     def reset(self, card_play_data: dict[str, Sequence[int]] | None = None) -> dict[str, Any]:
         """Start a game; ``card_play_data`` None deals as DouZero's ``Env.reset``
@@ -234,8 +159,8 @@ class Env:
             card_play_data = {"landlord": deck[:20], "landlord_up": deck[20:37], "landlord_down": deck[37:54],
                               "three_landlord_cards": deck[17:20]}
         try:
-            hands = [sorted(card_play_data[p]) for p in POSITIONS]
-            three = sorted(card_play_data["three_landlord_cards"])
+            hands = [card_play_data[p] for p in POSITIONS]
+            three = card_play_data["three_landlord_cards"]
         except (KeyError, TypeError):
             raise InvalidCardsError("a DouZero deal is a dict of landlord, landlord_up, landlord_down and "
                                     "three_landlord_cards lists") from None
@@ -245,104 +170,8 @@ class Env:
                 or any(((words[0] >> (4 * r)) & 0xF) < ((tw >> (4 * r)) & 0xF) for r in range(15)):
             raise InvalidCardsError(f"a DouZero deal is the 54 cards, 20 for the landlord with the 3 "
                                     f"three_landlord_cards, 17 for each farmer; got {[len(h) for h in hands]}")
-        self._words = words
-        self._three = three
-        self._seq: list[list[int]] = []
-        self._seq_words: list[int] = []
-        self._played: dict[str, list[int]] = {p: [] for p in POSITIONS}
-        self._played_words = [0, 0, 0]
-        self._last_move_dict: dict[str, list[int]] = {p: [] for p in POSITIONS}
-        self._last_words = [0, 0, 0]
-        self._bombs = 0
-        self._left = [20, 17, 17]
-        self._acting = 0
-        self._last_pid = "landlord"
-        self._over = False
-        self._winner: str | None = None
-        self._update()
-        assert self.infoset is not None
-        return get_obs(self.infoset)
-
-    def _rival(self) -> int:
-        s = self._seq_words
-        if not s:
-            return 0
-        return s[-2] if s[-1] == 0 else s[-1]
-
-    def _update(self) -> None:
-        p = self._acting
-        seq = self._seq_words[-15:]
-        rival = self._rival()
-        other = _FULL - self._words[p] - sum(self._played_words)
-        row = np.array([p, self._words[p], other, rival, *self._played_words, *self._last_words, *self._left,
-                        self._bombs, len(seq), *seq, *_PAD[len(seq)]], np.uint64)
-        words = _douzero.legal_actions(self._words[p], rival)
-        listed: list[int] = words.tolist()
-        self._legal = set(listed)
-        self.infoset = InfoSet(self, row, words, listed)
-
-    def step(self, action: Sequence[int]) -> tuple[dict[str, Any] | None, float, bool, dict[str, Any]]:
-        """Play ``action`` (a list of codes; ``[]`` passes) for the acting
-        player.  ``InvalidMoveError`` if it is not one of the legal actions
-        (DouZero asserts)."""
-        if self._over or self.infoset is None:
-            raise InvalidMoveError("the game is over; call reset()")
-        try:
-            w = to_word(action)
-        except InvalidCardsError as exc:
-            raise InvalidMoveError(str(exc)) from None
-        if w not in self._legal or len(action) != len(_LISTS[w]):
-            raise InvalidMoveError(f"{list(action)} is not a legal action of {POSITIONS[self._acting]}")
-        p = self._acting
-        pos = POSITIONS[p]
-        action = list(_LISTS[w])
-        if w:
-            self._last_pid = pos
-        if w in _BOMB_WORDS:
-            self._bombs += 1
-        self._last_move_dict[pos] = list(action)
-        self._last_words[p] = w
-        self._seq.append(action)
-        self._seq_words.append(w)
-        if w:
-            self._left[p] -= len(action)
-            self._words[p] -= w
-            self._played[pos] += action
-            self._played_words[p] += w
-            if p == 0:
-                for c in action:
-                    if not self._three:
-                        break
-                    if c in self._three:
-                        self._three.remove(c)
-        if not self._words[p]:
-            self._over = True
-            self._winner = "landlord" if p == 0 else "farmer"
-            return None, self._reward(), True, {}
-        self._acting = _NEXT[p]
-        self._update()
-        assert self.infoset is not None
-        return get_obs(self.infoset), 0.0, False, {}
-
-    def _reward(self) -> float:
-        sign = 1.0 if self._winner == "landlord" else -1.0
-        return sign * 2.0 ** self._bombs if self.objective == "adp" else sign
-
-    @property
-    def _acting_player_position(self) -> str:
-        return POSITIONS[self._acting]
-
-    @property
-    def _game_over(self) -> bool:
-        return self._over
-
-    @property
-    def _game_winner(self) -> str | None:
-        return self._winner
-
-    @property
-    def _game_bomb_num(self) -> int:
-        return self._bombs
+        obs: dict[str, Any] = self._start(words[0], words[1], words[2], tw)
+        return obs
 
 
 class DeepAgent:

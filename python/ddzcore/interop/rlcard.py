@@ -48,6 +48,7 @@ __all__ = ["ID_2_ACTION", "ACTION_2_ID", "NUM_ACTIONS", "PASS_ID", "action_featu
 RANKS = "3456789TJQKA2BR"
 _INDEX = {c: i for i, c in enumerate(RANKS)}
 RULES = Rules.preset("rlcard")
+_FLAGS = RULES.flags     # a property that builds the word: read once
 _B, _R = 13, 14
 
 # ddzcore Combo value -> RLCard type name (chains get "_<length>").
@@ -61,9 +62,7 @@ _TYPE_ORDER = (["solo", "pair", "trio", "trio_solo", "trio_pair"]
 _MAIN_COUNT = {1: 1, 2: 2, 3: 3, 4: 3, 5: 3, 6: 1, 7: 2, 8: 3, 9: 3, 10: 3, 11: 4, 12: 4, 13: 4, 14: 1}
 
 
-def word_to_str(w: int) -> str:
-    """A card word (bits.pxd) as RLCard's sorted rank string: ``0x21 -> '334'``."""
-    return "".join(RANKS[r] * ((w >> (4 * r)) & 0xF) for r in range(15))
+word_to_str = _douzero.rank_string
 
 
 def str_to_word(cards: str) -> int:
@@ -318,18 +317,13 @@ def _gt_actions(hand: int, target: str) -> list[str]:
     with a higher weight in RLCard's type-table order, then the rocket, then
     the bombs (bombs, then the rocket, when the target is a bomb)."""
     tw = _ACTION_WORD[target]
-    moves = _kernel.generate_array(hand, tw, _kernel_info(tw), RULES.flags)
-    ids = sorted((_WORD2ID[c] for c in moves["cards"].tolist()[1:]), key=_TYPE_RANK.__getitem__)
-    same = [i for i in ids if i < _FIRST_BOMB]
-    bombs = [i for i in ids if _FIRST_BOMB <= i < _ROCKET]
-    rocket = [i for i in ids if i == _ROCKET]
-    order = bombs + rocket if _FIRST_BOMB <= _WORD2ID[tw] < _ROCKET else same + rocket + bombs
-    return ["pass"] + [ID_2_ACTION[i] for i in order]
+    return _douzero.rl_follow(hand, tw, _kernel_info(tw), _FLAGS, _WORD2ID, _TYPE_RANK, ID_2_ACTION, _FIRST_BOMB,
+                              _ROCKET)
 
 
 @functools.lru_cache(maxsize=None)
 def _kernel_info(w: int) -> int:
-    arr = _kernel.classify_array(w, RULES.flags)
+    arr = _kernel.classify_array(w, _FLAGS)
     return int(arr["info"][0])
 
 
@@ -347,7 +341,7 @@ class _Player:
         self.removed: list[list[str]] = []
 
     def text(self) -> str:
-        return "".join(RANKS[r] for r, _ in self.hand)
+        return word_to_str(self.word)
 
 
 class DoudizhuEnv:
@@ -401,7 +395,8 @@ class DoudizhuEnv:
         self._players = [_Player(h) for h in hands]
         self._seen = "".join(RANKS[r] for r, _ in bottom)
         self._trace: list[tuple[int, str]] = []
-        self._played_counts = [[0] * 15 for _ in range(3)]
+        self._trace_words: list[int] = []
+        self._first: list[int | None] = [None, None, None]   # the trace index of each player's first action
         self._played_text = ["", "", ""]
         self._played_words = [0, 0, 0]
         self._greater: int | None = None
@@ -485,7 +480,7 @@ class DoudizhuEnv:
 
     def _raw_state(self, pid: int) -> dict[str, Any]:
         p = self._players[pid]
-        others = sorted(self._players[(pid + 1) % 3].hand + self._players[(pid - 1) % 3].hand, key=lambda c: c[0])
+        others = self._players[(pid + 1) % 3].word + self._players[(pid - 1) % 3].word
         return {
             "seen_cards": self._seen,
             "landlord": 0,
@@ -493,7 +488,7 @@ class DoudizhuEnv:
             "played_cards": self._played_text,
             "self": pid,
             "current_hand": p.text(),
-            "others_hand": "".join(RANKS[r] for r, _ in others),
+            "others_hand": word_to_str(others),
             "num_cards_left": [len(q.hand) for q in self._players],
             "actions": self._actions(pid),
         }
@@ -501,36 +496,25 @@ class DoudizhuEnv:
     def _extract_state(self, state: dict[str, Any]) -> "OrderedDict[str, Any]":
         """RLCard's encoding of a raw state (docs above): ``obs`` int8 (790,)
         or (901,), from the env's card words."""
-        trace = self._trace
+        tw = self._trace_words
         me = state["self"]
-        words = [self._players[me].word, self._players[(me + 1) % 3].word + self._players[(me + 2) % 3].word]
-        last = 0
-        if trace:
-            last = _ACTION_WORD[trace[-2][1] if trace[-1][1] == "pass" else trace[-1][1]]
-        words.append(last)
-        seq = [_ACTION_WORD[a] for _, a in trace[-9:]]
+        words = [self._players[me].word, self._players[(me + 1) % 3].word + self._players[(me + 2) % 3].word,
+                 (tw[-2] if tw[-1] == 0 and len(tw) > 1 else tw[-1]) if tw else 0]
+        seq = tw[-9:]
         words += [0] * (9 - len(seq)) + seq
         left = state["num_cards_left"]
         played = self._played_words
         if me == 0:
             words += [played[2], played[1]]
-            hots = ((left[2], 17), (left[1], 17))
+            obs = _douzero.rl_obs(words, left[2], 17, left[1], 17)
         else:
             mate = 3 - me
-            first_landlord = next(a for i, a in trace if i == 0)
-            first_mate = next((a for i, a in trace if i == mate), "pass")
-            words += [played[0], played[mate], _ACTION_WORD[first_landlord], _ACTION_WORD[first_mate]]
-            hots = ((left[0], 20), (left[mate], 17))
-        k = 54 * len(words)
-        obs = np.zeros(k + hots[0][1] + hots[1][1], np.int8)
-        _douzero.cards_rows(np.array(words, np.uint64), obs[:k].reshape(-1, 54))
-        obs[k + hots[0][0] - 1 if hots[0][0] else k + hots[0][1] - 1] = 1   # RLCard's one_hot[n - 1]
-        k += hots[0][1]
-        obs[k + hots[1][0] - 1 if hots[1][0] else k + hots[1][1] - 1] = 1
+            firsts = [0 if i is None else tw[i] for i in (self._first[0], self._first[mate])]
+            words += [played[0], played[mate], *firsts]
+            obs = _douzero.rl_obs(words, left[0], 20, left[mate], 17)
         actions = state["actions"]
-        ids = [ACTION_2_ID[a] for a in actions]
-        feats = _FEATURES[ids]
-        out: OrderedDict[str, Any] = OrderedDict({"obs": obs, "legal_actions": dict(zip(ids, feats))})
+        legal = _douzero.rl_legal(actions, ACTION_2_ID, _FEATURES)
+        out: OrderedDict[str, Any] = OrderedDict({"obs": obs, "legal_actions": legal})
         out["raw_obs"] = state
         out["raw_legal_actions"] = list(actions)
         out["action_record"] = self.action_recorder
@@ -541,33 +525,46 @@ class DoudizhuEnv:
         for the current player; returns (next state, next player id).
         ``InvalidMoveError`` for an action that is not legal now (RLCard does
         not check; an illegal action would corrupt its game)."""
-        a = action if raw_action else (ID_2_ACTION[int(action)] if 0 <= int(action) < NUM_ACTIONS else None)
+        if raw_action:
+            a = action
+        else:
+            i = int(action)
+            a = ID_2_ACTION[i] if 0 <= i < NUM_ACTIONS else None
         pid = self._current
-        if self._over or a not in self._actions(pid):
+        if self._over or a not in (self._cached or self._actions(pid)):
             raise InvalidMoveError(f"action {action!r} is not legal for player {pid} now")
         self._cached = None
         self.timestep += 1
         self.action_recorder.append((pid, a))
         p = self._players[pid]
+        w = _ACTION_WORD[a]
+        if self._first[pid] is None:
+            self._first[pid] = len(self._trace)
         self._trace.append((pid, a))
+        self._trace_words.append(w)
         if a != "pass":
-            w = _ACTION_WORD[a]
             self._played_words[pid] += w
-            for c in a:
-                self._played_counts[pid][_INDEX[c]] += 1
-                if pid == 0 and c in self._seen:
-                    self._seen = self._seen.replace(c, "")
+            if pid == 0:
+                for c in a:
+                    if c in self._seen:
+                        self._seen = self._seen.replace(c, "")
             self._update_played_text()
             p.played = a
-            removed = []
+            need = [0] * 15       # the first cards of each rank in the sorted hand go
             for c in a:
-                r = _INDEX[c]
-                k = next(k for k, card in enumerate(p.hand) if card[0] == r)
-                removed.append(p.hand.pop(k))
+                need[_INDEX[c]] += 1
+            kept, removed = [], []
+            for card in p.hand:
+                if need[card[0]]:
+                    need[card[0]] -= 1
+                    removed.append(card)
+                else:
+                    kept.append(card)
+            p.hand = kept
             p.recorded.append(removed)
             p.word -= w
             self._greater = pid
-            gone = [s for s in p.lead.copy() if not _contained(p.word, _ACTION_WORD[s])]
+            gone = _douzero.rl_gone(p.lead, p.word, _ACTION_WORD)
             for cards in gone:   # one by one: difference_update would compact the table
                 p.lead.remove(cards)
             p.removed.append(gone)
@@ -580,7 +577,7 @@ class DoudizhuEnv:
         return self.get_state(self._current), self._current
 
     def _update_played_text(self) -> None:
-        self._played_text = ["".join(RANKS[r] * n for r, n in enumerate(c)) for c in self._played_counts]
+        self._played_text = [word_to_str(w) for w in self._played_words]
 
     def step_back(self) -> Any:
         """Undo the last step (needs ``allow_step_back``); returns (state,
@@ -594,12 +591,13 @@ class DoudizhuEnv:
         self._over = False
         self._cached = None
         pid, a = self._trace.pop()
+        self._trace_words.pop()
+        if self._first[pid] == len(self._trace):
+            self._first[pid] = None
         self._current = pid
         p = self._players[pid]
         if a != "pass":
             self._played_words[pid] -= _ACTION_WORD[a]
-            for c in a:
-                self._played_counts[pid][_INDEX[c]] -= 1
             self._update_played_text()
         self._greater = next((i for i, x in reversed(self._trace) if x != "pass"), None)
         if a != "pass":
@@ -679,11 +677,31 @@ class RandomAgent:
 
     @staticmethod
     def step(state: dict[str, Any]) -> int:
-        return int(np.random.choice(list(state["legal_actions"].keys())))
+        """A uniform choice among the legal action ids, drawn from NumPy's
+        global generator as ``np.random.choice`` draws it."""
+        keys = list(state["legal_actions"])
+        return int(keys[_legacy_randint(len(keys))])
 
     def eval_step(self, state: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         n = len(state["legal_actions"])
-        return self.step(state), {"probs": {a: 1 / n for a in state["raw_legal_actions"]}}
+        return self.step(state), {"probs": dict.fromkeys(state["raw_legal_actions"], 1 / n)}
+
+
+def _legacy_randint(n: int) -> int:
+    """``np.random.randint(0, n)`` of NumPy's global (legacy, MT19937)
+    generator, the same draw and the same state after it: the legacy
+    generator takes 32-bit words masked to the next power of two above
+    n - 1 until one is <= n - 1 (none when n == 1).  A tenth of randint's
+    call overhead."""
+    top = n - 1
+    if top <= 0:
+        return 0
+    raw = np.random.mtrand._rand._bit_generator.random_raw
+    mask = (1 << top.bit_length()) - 1
+    while True:
+        v: int = raw() & mask
+        if v <= top:
+            return v
 
 
 def make(env_id: str, config: dict[str, Any] | None = None) -> DoudizhuEnv:
