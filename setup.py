@@ -63,6 +63,7 @@ extensions = [
     extension("_solver"),      # endgame solver and minimum plays (docs/rules.md §3, §6)
     extension("_douzero"),     # DouZero's move order and features (ddzcore.interop.douzero)
     extension("_eval"),        # sampling hidden cards and playouts (hand evaluation)
+    extension("_vecenv"),      # native vector environment (ddzcore.vector_env)
 ]
 
 MODE_STAMP = os.path.join("build", "ddzcore-build-mode")

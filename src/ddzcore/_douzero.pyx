@@ -560,3 +560,19 @@ def cards_rows(const u64[::1] words, int8_t[:, ::1] out):
             cards54(row, words[i])
             for k in range(54):
                 out[i, k] = <int8_t>row[k]
+
+
+# ---------------------------------------------------------------- for other Cython modules (_douzero.pxd)
+
+cdef void encode_rows(const u64* d, const u64* actions, Py_ssize_t n, Py_ssize_t stride,
+                      float* x, float* z) noexcept nogil:
+    """Decision d's features without the repeats: x_batch's rows (n rows of
+    `stride` >= 373|484 floats; the columns past the width are left alone)
+    and z once (810 floats), the same values ``encode`` writes."""
+    cdef float row[484]
+    cdef int b = base_row(d, row)
+    cdef Py_ssize_t j
+    z_row(d, z)
+    for j in range(n):
+        memcpy(x + j * stride, row, b * sizeof(float))
+        cards54(x + j * stride + b, actions[j])
