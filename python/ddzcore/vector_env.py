@@ -75,6 +75,7 @@ import numpy as np
 
 from . import _vecenv
 from .action_space import action_space
+from .cards import Hand
 from .errors import InvalidArgumentError, InvalidRulesError
 from .rules import Rules
 
@@ -203,6 +204,16 @@ class VectorEnv:
         if self.encoding == "compact":
             info["final_obs"] = self.final_obs
         return info
+
+    def deal(self, k: int) -> tuple[tuple[Hand, Hand, Hand], Hand, int]:
+        """Game k's current deal: the three hands as dealt (before the
+        landlord takes the bottom cards), the bottom cards and the landlord's
+        seat; with ``Game(rules, deal=(*hands, bottom), first=landlord)`` and
+        the landlord calling, ``Game`` replays it (docs/rules.md §4).
+        ``InvalidArgumentError`` for k outside 0..K-1."""
+        hands, bottom, landlord = self._core.start_of(_int(k, "env index", 0, self.num_envs - 1))
+        return (Hand._trusted(hands[0]), Hand._trusted(hands[1]), Hand._trusted(hands[2])), \
+            Hand._trusted(bottom), int(landlord)
 
     # -- the Gymnasium-style interface ---------------------------------------------------
     def reset(self, seed: Optional[int] = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:

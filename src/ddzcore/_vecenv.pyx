@@ -452,6 +452,17 @@ cdef class VecCore:
         for k in range(self.c.K):
             rng_seed(&self.envs[k].rng, env_seed(seed, <uint64_t>k))
 
+    def start_of(self, Py_ssize_t k):
+        """Game k's deal: (three hands as dealt, before the landlord takes the
+        bottom cards, as card words; the bottom cards' word; the landlord)."""
+        cdef Env* e
+        cdef int L
+        if not 0 <= k < self.c.K:
+            raise InvalidArgumentError(f"env index {k} is not in 0..{self.c.K - 1}")
+        e = self.envs + k
+        L = e.st.landlord
+        return (tuple(e.dealt[i] - (e.bottom if i == L else 0) for i in range(3)), e.bottom, L)
+
     def check(self, cnp.ndarray actions):
         """Keep ``actions`` (int64, (K,), contiguous) for the next step after
         checking every one is legal; IllegalActionError naming the first
