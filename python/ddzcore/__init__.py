@@ -56,6 +56,7 @@ from .sampling import sample_deals
 from .evaluate import Hint, WinEstimate, hint, win_probability
 from .arena import ArenaResult, arena
 from .searchbot import SearchBot
+from .vector_env import VectorEnv
 
 __all__ = [
     "__version__",
@@ -144,4 +145,6 @@ __all__ = [
     "arena",
     "ArenaResult",
     "SearchBot",
+    # the native vector environment (issue 15)
+    "VectorEnv",
 ]
