@@ -116,22 +116,21 @@ def check_against_game(env: VectorEnv, refs: list[Ref], k: int) -> None:
         np.testing.assert_array_equal(env.obs[k], refs[k].compact())
 
 
-@pytest.mark.parametrize("rules", ["standard", "openspiel", "douzero"])
-def test_self_play_matches_game(rules: str) -> None:
-    K = 6
-    env = VectorEnv(K, rules=rules, seed=11)
-    rng = np.random.default_rng(5)
+def replay_against_game(rules: str, K: int, rounds: int, seed: int) -> int:
+    """Step K games `rounds` times with random actions, replaying each through
+    Game; returns how many games ended."""
+    env = VectorEnv(K, rules=rules, seed=seed)
+    rng = np.random.default_rng(seed)
     env.reset()
     refs = [Ref(replay_game(env, k)) for k in range(K)]
-    games = steps = 0
-    for _ in range(700):
+    games = 0
+    for _ in range(rounds):
         for k in range(K):
             check_against_game(env, refs, k)
         a = random_actions(env, rng)
         for k in range(K):
             refs[k].play(int(a[k]))
         _, rewards, term, trunc, info = env.step(a)
-        steps += K
         assert not trunc.any()
         for k in range(K):
             g = refs[k].g
@@ -144,7 +143,18 @@ def test_self_play_matches_game(rules: str) -> None:
                 refs[k] = Ref(replay_game(env, k))
             else:
                 assert not rewards[k].any()
-    assert steps == 4200 and games > 40
+    return games
+
+
+@pytest.mark.parametrize("rules", ["standard", "openspiel", "douzero"])
+def test_self_play_matches_game(rules: str) -> None:
+    assert replay_against_game(rules, 6, 700, 11) > 40          # 4200 steps
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", ["standard", "rlcard", "openspiel", "douzero", "botzone"])
+def test_self_play_matches_game_long(rules: str) -> None:
+    assert replay_against_game(rules, 16, 3000, 12) > 1000      # 48000 steps
 
 
 def test_final_observation_is_the_acting_seats_view() -> None:

@@ -77,6 +77,7 @@ from . import _vecenv
 from .action_space import action_space
 from .cards import Hand
 from .errors import InvalidArgumentError, InvalidRulesError
+from .game import _FLOW_FIELDS  # the game-flow fields of Rules, which the play phase's action space ignores
 from .rules import Rules
 
 __all__ = ["VectorEnv", "COMPACT_LAYOUT", "COMPACT_SIZE"]
@@ -85,9 +86,6 @@ __all__ = ["VectorEnv", "COMPACT_LAYOUT", "COMPACT_SIZE"]
 COMPACT_LAYOUT: tuple[tuple[str, int, int], ...] = _vecenv.COMPACT_LAYOUT
 COMPACT_SIZE: int = _vecenv.COMPACT_SIZE
 _ENCODINGS = ("compact", "douzero")
-# Game-flow fields of Rules: the play phase's action space ignores them (as Game._space does).
-_FLOW_FIELDS = ("bidding", "rob_back", "show_start", "show_deal_early", "show_deal_late", "show_bottom",
-                "show_early_cards", "show_combine", "doubling", "max_redeals", "laizi_bombs")
 
 
 def _int(v: object, name: str, lo: int, hi: int) -> int:
