@@ -154,7 +154,7 @@ def test_self_play_matches_game(rules: str) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("rules", ["standard", "rlcard", "openspiel", "douzero", "botzone"])
 def test_self_play_matches_game_long(rules: str) -> None:
-    assert replay_against_game(rules, 16, 3000, 12) > 1000      # 48000 steps
+    assert replay_against_game(rules, 16, 3000, 12) > 500       # 48000 steps, about 60 moves a game
 
 
 def test_final_observation_is_the_acting_seats_view() -> None:
