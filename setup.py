@@ -65,6 +65,7 @@ extensions = [
     extension("_douzero"),     # DouZero's move order and features (ddzcore.interop.douzero)
     extension("_eval"),        # sampling hidden cards and playouts (hand evaluation)
     extension("_botplay"),     # the native rule bot and whole bot games (docs/rules.md §3-6)
+    extension("_vecenv"),      # native vector environment (ddzcore.envs.vector)
 ]
 
 MODE_STAMP = os.path.join("build", "ddzcore-build-mode")

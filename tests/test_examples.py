@@ -25,7 +25,7 @@ def run(script: str, *args: str) -> str:
 
 def test_every_example_is_tested() -> None:
     tested = {"move_generation.py", "game_loop.py", "record_replay.py", "native_state.py", "native_state.pyx",
-              "rllib_pettingzoo.py"}
+              "rllib_pettingzoo.py", "vector_env_training.py"}
     assert {p.name for p in EXAMPLES.iterdir() if p.suffix in (".py", ".pyx")} == tested
 
 
@@ -33,6 +33,12 @@ def test_move_generation() -> None:
     out = run("move_generation.py")
     assert "3334445556789TJQKA2B: 404 legal leads" in out
     assert "to beat 777888999TTT|plane_single|9|3: 11 moves" in out and "20 moves of 3777" in out
+
+
+def test_vector_env_training() -> None:
+    lines = run("vector_env_training.py").strip().splitlines()
+    assert lines[0].startswith("games ") and int(lines[0].split()[1].rstrip(",")) > 1000
+    assert lines[1].startswith("weights (cards, pass, bomb): [")
 
 
 def test_game_loop() -> None:

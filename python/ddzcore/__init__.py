@@ -60,6 +60,7 @@ from .tools.simulation import FiveStats, SimulationStats, play_game, run_five_ga
 from .tools.arena import ArenaResult, arena, make_bot
 from .tools.searchbot import SearchBot
 from .errors import EnvActionError
+from .envs.vector import VectorEnv
 
 __all__ = [
     "__version__",
@@ -162,4 +163,6 @@ __all__ = [
     "settle_five_escape",
     # learning environments (ddzcore.envs, ddzcore.distributed)
     "EnvActionError",
+    # the native vector environment (issue 15)
+    "VectorEnv",
 ]

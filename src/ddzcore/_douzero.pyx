@@ -550,7 +550,7 @@ def encode_batch(const u64[:, ::1] decisions, const u64[::1] actions, const int6
 
 # ---------------------------------------------------------------- the environment (douzero.env.env.Env)
 
-from ddzcore.errors import InvalidMoveError
+from ddzcore._errors import InvalidMoveError
 from cpython.number cimport PyIndex_Check
 
 cdef enum:
@@ -974,3 +974,19 @@ def rl_follow(u64 hand, u64 target, u64 target_info, int flags, dict word_ids, c
         free(recs)
         free(keyed)
     return out
+
+
+# ---------------------------------------------------------------- for other Cython modules (_douzero.pxd)
+
+cdef void encode_rows(const u64* d, const u64* actions, Py_ssize_t n, Py_ssize_t stride,
+                      float* x, float* z) noexcept nogil:
+    """Decision d's features without the repeats: x_batch's rows (n rows of
+    `stride` >= 373|484 floats; the columns past the width are left alone)
+    and z once (810 floats), the same values ``encode`` writes."""
+    cdef float row[484]
+    cdef int b = base_row(d, row)
+    cdef Py_ssize_t j
+    z_row(d, z)
+    for j in range(n):
+        memcpy(x + j * stride, row, b * sizeof(float))
+        cards54(x + j * stride + b, actions[j])
