@@ -202,6 +202,7 @@ class GameBase:
     _LISTS: tuple[str, ...]  #: the state's lists, which ``copy`` copies (the rest is immutable)
     _MAX_CARDS: int  #: the most cards a move can hold (the largest hand), for the action space
     _ID_STRIDE: int  #: dense ids per move of the action space
+    _MARKED = False  #: whether a move's marked-face cards decide how it is recorded (``_push_move``; five players)
     _holds: Callable[[int, int], bool]  #: whether a hand word holds a card word
     _unbeatable: Callable[[int, int], bool]  #: whether nothing beats a move (cards, info): the top bomb
     _doubling: Callable[[int, int], bool]  #: whether a bomb (cards, info) counts in the multiplier
@@ -372,7 +373,7 @@ class GameBase:
                     raise IllegalActionError(self._why_illegal(action))
             elif p == self._lastp:
                 raise IllegalActionError(self._why_illegal(action))
-            if type(action) is Move:
+            if type(action) is Move and not self._MARKED:
                 self._play(p, action, 0)
             else:
                 self._push_move(p, action)
