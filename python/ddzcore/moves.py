@@ -102,6 +102,8 @@ def _decks_of(word: int) -> int:
 
 MoveLike = Union["Move", str]
 
+_object_new = object.__new__
+
 
 class Move:
     """One move: cards plus a reading (docs/rules.md §2).  Immutable and hashable.
@@ -137,7 +139,7 @@ class Move:
     # -- construction ---------------------------------------------------
     @classmethod
     def _from_codes(cls, cards: int, info: int, rules: "_Rules | None" = None) -> "Move":
-        m = cls.__new__(cls)
+        m = _object_new(cls)  # not cls.__new__: a lookup less (MoveList makes one per indexed move)
         m._cards = cards
         m._info = info
         m._rules = rules

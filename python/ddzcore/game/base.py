@@ -52,7 +52,17 @@ _FLOW_FIELDS = ("bidding", "rob_back", "show_start", "show_deal_early", "show_de
 # in hand (each game's ``_holds``), a valid reading, and beating the move to beat.
 _valid = _kernel.is_valid_reading
 _beats = _kernel.beats_codes
-_hand = Hand._trusted
+_new = object.__new__
+
+
+def _hand(word: int, decks: int = 1) -> Hand:
+    """``Hand._trusted(word, decks)`` without the class-method call (the play step makes one a move)."""
+    h: Hand = _new(Hand)
+    h._word = word
+    h._decks = decks
+    return h
+
+
 _BOMB = int(Combo.BOMB)
 _LAST_BOMB = int(Combo.JOKER_BOMB)  # bomb kinds are BOMB..JOKER_BOMB (the shuttle after them is not one)
 _SOFT = int(Combo.SOFT_BOMB)
@@ -192,6 +202,7 @@ class GameBase:
     _LISTS: tuple[str, ...]  #: the state's lists, which ``copy`` copies (the rest is immutable)
     _MAX_CARDS: int  #: the most cards a move can hold (the largest hand), for the action space
     _ID_STRIDE: int  #: dense ids per move of the action space
+    _MARKED = False  #: whether a move's marked-face cards decide how it is recorded (``_push_move``; five players)
     _holds: Callable[[int, int], bool]  #: whether a hand word holds a card word
     _unbeatable: Callable[[int, int], bool]  #: whether nothing beats a move (cards, info): the top bomb
     _doubling: Callable[[int, int], bool]  #: whether a bomb (cards, info) counts in the multiplier
@@ -362,7 +373,10 @@ class GameBase:
                     raise IllegalActionError(self._why_illegal(action))
             elif p == self._lastp:
                 raise IllegalActionError(self._why_illegal(action))
-            self._push_move(p, action)
+            if type(action) is Move and not self._MARKED:
+                self._play(p, action, 0)
+            else:
+                self._push_move(p, action)
             return
         self._apply_other(action)
 
@@ -466,27 +480,30 @@ class GameBase:
 
     def _apply_other(self, action: Any) -> None:
         """``apply`` off its hot path: text, flow actions and what is not legal."""
-        if isinstance(action, str):
-            action = self.parse_action(action)
         ph = self._ph
-        if ph == self._P_END:
-            raise IllegalActionError("the game is over: no action is legal")
-        if ph == self._P_PLAY:
-            if not isinstance(action, Move):
-                raise IllegalActionError(f"{action!r} is not a move; in play the actions are moves (docs/rules.md §3)")
-            self.apply(action)
-            return
-        phase = self._PHASE(ph)
-        if isinstance(action, Move) or not isinstance(action, (int, np.integer)) or isinstance(action, bool):
-            raise IllegalActionError(f"{action!r} is not an action of the {phase} phase; "
-                                     f"legal: {', '.join(str(a) for a in self._flow_legal())}")
-        try:
-            a = self._ACTION(int(action))
-        except ValueError:
-            raise IllegalActionError(f"{action!r} is not {self._ACTION_WHAT}") from None
+        if type(action) is self._ACTION and ph != self._P_PLAY and ph != self._P_END:  # a flow action as listed
+            a = action
+        else:
+            if isinstance(action, str):
+                action = self.parse_action(action)
+            if ph == self._P_END:
+                raise IllegalActionError("the game is over: no action is legal")
+            if ph == self._P_PLAY:
+                if not isinstance(action, Move):
+                    raise IllegalActionError(f"{action!r} is not a move; in play the actions are moves "
+                                             f"(docs/rules.md §3)")
+                self.apply(action)
+                return
+            if isinstance(action, Move) or not isinstance(action, (int, np.integer)) or isinstance(action, bool):
+                raise IllegalActionError(f"{action!r} is not an action of the {self._PHASE(ph)} phase; "
+                                         f"legal: {', '.join(str(a) for a in self._flow_legal())}")
+            try:
+                a = self._ACTION(int(action))
+            except ValueError:
+                raise IllegalActionError(f"{action!r} is not {self._ACTION_WHAT}") from None
         legal = self._flow_legal()
         if a not in legal:
-            raise IllegalActionError(self._NOT_LEGAL.format(a=a, seat=self._cur, phase=phase,
+            raise IllegalActionError(self._NOT_LEGAL.format(a=a, seat=self._cur, phase=self._PHASE(ph),
                                                             legal=", ".join(str(x) for x in legal)))
         self._flow(a)
 

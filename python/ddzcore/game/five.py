@@ -348,6 +348,7 @@ class FiveGame(GameBase):
     _TOP_BOMB = "four jokers"
     _MAX_CARDS, _ID_STRIDE = 24, 3  # moves of up to the open landlord's 24 cards; 0-2 marked-face cards each
     _LISTS = ("_hands", "_face", "_queue", "_doubles", "_plays", "_hist")
+    _MARKED = True
     _holds = staticmethod(_contains)
     _unbeatable = staticmethod(lambda cards, info: info & 31 == _JOKER_BOMB and _ncards(cards) == 4)
     _doubling = staticmethod(_doubling_bomb)  # 5-8 card bombs, three and four jokers (docs/rules.md §8)

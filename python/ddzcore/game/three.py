@@ -210,6 +210,9 @@ _LEGAL_FLOW = {0: [Action.NO_SHOW, Action.SHOW], 1: [Action.NO_SHOW, Action.SHOW
                4: [Action.NO_ROB, Action.ROB], 6: [Action.NO_SHOW, Action.SHOW],
                7: [Action.NO_DOUBLE, Action.DOUBLE]}
 
+#: The bids; those above the highest so far are ``_BIDS[highest:]``.
+_BIDS = [Action.BID_1, Action.BID_2, Action.BID_3]
+
 # Phase values as plain ints for the hot path.
 _SHOW_START, _SHOW_EARLY, _SHOW_LATE, _CALL, _ROB, _BID, _SHOW_BOTTOM, _DOUBLE, _PLAY, _END = range(10)
 _SHOW_FIELDS = {_SHOW_START: "show_start", _SHOW_EARLY: "show_deal_early", _SHOW_LATE: "show_deal_late"}
@@ -326,16 +329,18 @@ class Observation:
 
 ActionLike = Union[Action, Move, str, int]
 
-#: A snapshot of the ``_STATE`` attributes, in that order (``Game._snapshot``).
+#: A snapshot of the ``_STATE`` attributes (``Game._snapshot``): the values
+#: of the ``_SCALARS`` (immutable) in that order, then copies of the ``_LISTS_S``.
 _Snapshot = tuple[object, ...]
 
 _STATE = ("_ph", "_cur", "_queue", "_round", "_round_start", "_first", "_dealt", "_hands", "_bottom", "_shows",
           "_caller", "_robs", "_rob_back", "_robber", "_bid", "_bidder", "_landlord", "_base", "_doubles",
           "_last", "_lastp", "_bombs", "_plays", "_winner", "_escaped", "_wild", "_prules", "_flags",
           "_soft")
-_GET_STATE = attrgetter(*_STATE)
-# The mutable lists of the state and their positions in a snapshot (copied in and out).
-_LIST_AT = tuple(i for i, n in enumerate(_STATE) if n in ("_queue", "_hands", "_shows", "_doubles", "_plays"))
+# The mutable lists of the state (copied in and out of a snapshot) and the rest.
+_LISTS_S = ("_queue", "_hands", "_shows", "_doubles", "_plays")
+_SCALARS = tuple(n for n in _STATE if n not in _LISTS_S)
+_GET_SCALARS = attrgetter(*_SCALARS)
 
 
 class Game(GameBase):
@@ -655,14 +660,14 @@ class Game(GameBase):
 
     # -- snapshots (undo of flow actions) -------------------------------------------------
     def _snapshot(self) -> _Snapshot:
-        snap = list(_GET_STATE(self))
-        for i in _LIST_AT:
-            snap[i] = list(snap[i])
-        return tuple(snap)
+        return (_GET_SCALARS(self), self._queue[:], self._hands[:], self._shows[:], self._doubles[:],
+                self._plays[:])
 
     def _restore(self, snap: _Snapshot) -> None:
-        for i, (n, v) in enumerate(zip(_STATE, snap)):
-            setattr(self, n, list(cast("list[object]", v)) if i in _LIST_AT else v)  # _LIST_AT: the lists
+        for n, v in zip(_SCALARS, cast("tuple[object, ...]", snap[0])):
+            setattr(self, n, v)
+        for n, v in zip(_LISTS_S, snap[1:]):
+            setattr(self, n, list(cast("list[object]", v)))
 
     # -- the OpenSpiel-like vocabulary (rules, room: _GameBase) ---------------------------
     @property
@@ -675,7 +680,7 @@ class Game(GameBase):
         if ph == _END:
             return []
         if ph == _BID:
-            return [Action.NO_BID] + [Action(Action.BID_1 + b - 1) for b in range(self._bid + 1, 4)]
+            return [Action.NO_BID, *_BIDS[self._bid:]]
         return list(_LEGAL_FLOW[ph])
 
     def _flow(self, a: Action) -> None:
