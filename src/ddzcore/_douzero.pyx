@@ -548,6 +548,21 @@ def encode_batch(const u64[:, ::1] decisions, const u64[::1] actions, const int6
                        &x_batch[offsets[i], 0], &z_batch[offsets[i], 0, 0], &x_no_action[i, 0], &z[i, 0, 0])
 
 
+def cards_rows(const u64[::1] words, int8_t[:, ::1] out):
+    """The 54-dim card encoding (DouZero's _cards2array, RLCard's
+    _cards2array: the same layout) of each card word into out (n, 54) int8."""
+    cdef Py_ssize_t i, n = words.shape[0]
+    cdef float row[54]
+    cdef int k
+    if out.shape[0] < n or out.shape[1] != 54:
+        raise InvalidArgumentError(f"out must be ({n}, 54) int8")
+    with nogil:
+        for i in range(n):
+            cards54(row, words[i])
+            for k in range(54):
+                out[i, k] = <int8_t>row[k]
+
+
 # ---------------------------------------------------------------- the environment (douzero.env.env.Env)
 
 from ddzcore._errors import InvalidMoveError

@@ -183,7 +183,7 @@ class Table:
         g = Game(self._play_rules, seed=rng, deal=deal, first=seat, room=self.room, beans=self.beans)
         g.apply(Action.CALL)
         while g.phase != Phase.PLAY:
-            g.apply(min(g.legal_actions(), key=int))  # type: ignore[arg-type]  # the "no" of each phase
+            g.apply(min(g.legal_actions(), key=int))  # the "no" of each phase
         self.game = g
 
     # -- actions -------------------------------------------------------------------------
