@@ -31,7 +31,8 @@ from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 
-from .tools.arena import ArenaResult, RoleStats, arena_rules, deal_cards, make_arena_bot, play_deal, seatings
+from .tools.arena import (ArenaResult, RoleStats, arena_rules, deal_cards, make_arena_bot, play_deal, seatings,
+                          tally)
 from .errors import InvalidArgumentError
 from .rules import Rules
 from .search import SelfPlay, simulate as _simulate
@@ -229,16 +230,7 @@ def arena(bots: Sequence[str], deals: int = 100, seed: int = 0, rules: Optional[
     stats = {n: {r: RoleStats() for r in ("landlord", "farmer", "all")} for n in names}
     forfeits: list[dict[str, Any]] = []
     for d, k, landlord_won, mult, forfeit in games:
-        seating = plan[k]
-        if forfeit is not None:
-            forfeits.append({"deal": d, "seating": k, "seat": forfeit[0], "bot": names[seating[forfeit[0]]],
-                             "reason": forfeit[1]})
-        for role, members in (("landlord", {seating[0]}), ("farmer", {seating[1], seating[2]})):
-            won = landlord_won == (role == "landlord")
-            for member in members:
-                ff = forfeit is not None and seating[forfeit[0]] == member
-                for key in (role, "all"):
-                    stats[names[member]][key].add(won, mult if won else -mult, ff)
+        tally(stats, forfeits, names, d, k, plan[k], landlord_won, mult, forfeit)
     for roles in stats.values():
         for st in roles.values():
             st.finish()

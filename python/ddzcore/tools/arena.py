@@ -178,6 +178,20 @@ def play_deal(deal: Sequence[Sequence[int]], bots: Sequence[Bot], rules: Rules) 
     return 0 in s.winners, s.multiplier.total, None
 
 
+def tally(stats: dict[str, dict[str, RoleStats]], forfeits: list[dict[str, Any]], names: Sequence[str], d: int,
+          k: int, seating: Sequence[int], landlord_won: bool, mult: int, forfeit: Optional[tuple[int, str]]) -> None:
+    """Count one game of deal ``d`` under seating ``k`` (``play_deal``'s result) into ``stats`` and ``forfeits``."""
+    if forfeit is not None:
+        forfeits.append({"deal": d, "seating": k, "seat": forfeit[0], "bot": names[seating[forfeit[0]]],
+                         "reason": forfeit[1]})
+    for role, members in (("landlord", {seating[0]}), ("farmer", {seating[1], seating[2]})):
+        won = landlord_won == (role == "landlord")
+        for member in members:
+            ff = forfeit is not None and seating[forfeit[0]] == member
+            for key in (role, "all"):
+                stats[names[member]][key].add(won, mult if won else -mult, ff)
+
+
 def arena(bots: Sequence["str | Bot"], deals: int = 100, seed: int = 0, rules: Optional[Rules] = None, *,
           timeout: float = 5.0, progress: Optional[Callable[[int, int], None]] = None) -> ArenaResult:
     """Play ``deals`` duplicate deals between 2 or 3 bots (see the module docstring).
@@ -215,16 +229,7 @@ def arena(bots: Sequence["str | Bot"], deals: int = 100, seed: int = 0, rules: O
             cards = deal_cards(seed, d)
             for k, seating in enumerate(plan):
                 players = [seats[seating[s]][s] for s in range(3)]
-                landlord_won, mult, forfeit = play_deal(cards, players, ar)
-                if forfeit is not None:
-                    forfeits.append({"deal": d, "seating": k, "seat": forfeit[0],
-                                     "bot": names[seating[forfeit[0]]], "reason": forfeit[1]})
-                for role, members in (("landlord", {seating[0]}), ("farmer", {seating[1], seating[2]})):
-                    won = landlord_won == (role == "landlord")
-                    for member in members:
-                        ff = forfeit is not None and seating[forfeit[0]] == member
-                        for key in (role, "all"):
-                            stats[names[member]][key].add(won, mult if won else -mult, ff)
+                tally(stats, forfeits, names, d, k, seating, *play_deal(cards, players, ar))
                 done += 1
                 if progress is not None:
                     progress(done, total)
