@@ -81,8 +81,8 @@ def test_wheel_carries_modules_stubs_py_typed_and_pxd() -> None:
     assert "py.typed" in files
     for pxd in PXD:
         assert pxd in files
-    assert "viewer.html" in files  # the HTML replay's page (ddz view)
-    annotated = [f for f in files if f.endswith((".pyx", ".c")) or (f.endswith(".html") and f != "viewer.html")]
+    assert "tools/viewer.html" in files  # the HTML replay's page (ddz view)
+    annotated = [f for f in files if f.endswith((".pyx", ".c")) or (f.endswith(".html") and f != "tools/viewer.html")]
     assert not annotated, "Cython sources, generated C or annotation pages in the wheel"
 
 
