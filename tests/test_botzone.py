@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ref_rules
-from ddzcore import Combo, Hand, Move, Rules, action_space, classify, legal_moves
+from ddzcore import Combo, Hand, InvalidRulesError, Move, Rules, action_space, classify, legal_moves
 from ddzcore.tools.arena import arena
 from ddzcore.tools.arena import make_bot
 from ddzcore.tools.bots import RuleBot
@@ -69,7 +69,7 @@ def test_shuttle_is_not_a_bomb() -> None:
     follow = {str(m) for m in legal_moves("444455556666BR", "33334444", BZ)}
     assert {"44445555|shuttle|5|2", "55556666|shuttle|6|2", "4444|bomb|4|1", "BR|rocket|R|1"} <= follow
     assert "444455556666|shuttle|6|3" not in follow
-    with pytest.raises(ValueError, match="shuttle"):
+    with pytest.raises(InvalidRulesError, match="shuttle"):
         Rules(shuttle=True, wild="7")
 
 

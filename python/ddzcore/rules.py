@@ -222,7 +222,7 @@ class Rules:
             object.__setattr__(self, "wild", rank.char)
         object.__setattr__(self, "banned", self._check_banned())
         if self.shuttle and (self.decks != 1 or self.wild is not None):
-            raise ValueError("Rules.shuttle (航天飞机) needs one deck without wild cards (decks=1, wild=None)")
+            raise InvalidRulesError("Rules.shuttle (航天飞机) needs one deck without wild cards (decks=1, wild=None)")
         self._check_flow()
         object.__setattr__(self, "_flags", self._make_flags())
 

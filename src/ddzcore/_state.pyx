@@ -439,7 +439,7 @@ def _simulate(Py_ssize_t n_games, uint64_t seed, int flags, bint points, bint ro
     cdef Py_ssize_t i
     cdef int err = 0, k
     if players != 3 and players != 5:
-        raise ValueError(f"players must be 3 or 5, not {players}")
+        raise InvalidArgumentError(f"players must be 3 or 5, not {players}")
     f.flags = flags
     f.laizi = laizi
     f.five = players == 5
