@@ -778,12 +778,29 @@ def _announced_seed(console: Console, seed: Optional[int]) -> int:
     return seed
 
 
-def _stats_table(heading: str) -> Table:
-    """The two-column table of ``ddz simulate``."""
-    t = Table(title=heading)
+def _print_stats(console: Console, heading: str, stats: Any, bots: Sequence[Any], played: int,
+                 rows: list[tuple[str, str]], per_seat: tuple[str, Sequence[Any], str]) -> None:
+    """Print the two-column table of ``ddz simulate``: the game-specific
+    ``rows``, each seat's side wins (out of ``played``), then the rows every
+    seat count shares, with ``per_seat`` = (label, totals, format) as the
+    per-seat money line."""
+    n = stats.games
+    t = Table(title=f"{heading} · bots {', '.join(b.name for b in bots)}")
     t.add_column("measure")
     t.add_column("value", justify="right")
-    return t
+    for row in rows:
+        t.add_row(*row)
+    for s, bot in enumerate(bots):
+        t.add_row(f"seat {s} ({bot.name}) side won", f"{stats.seat_wins[s]} ({stats.seat_wins[s] / played:.1%})")
+    label, totals, fmt = per_seat
+    for s, total in enumerate(totals):
+        t.add_row(f"seat {s} {label}, per game", format(total / n, fmt))
+    t.add_row("average multiplier", f"{stats.average_multiplier:.2f}")
+    t.add_row("beans to landlords, per game", f"{stats.landlord_net / n:+.1f}")
+    t.add_row("beans to farmers, per game", f"{stats.farmer_net / n:+.1f}")
+    t.add_row("rake, per game", f"{stats.rake / n:.1f}")
+    t.add_row("games per second", f"{stats.games_per_second:,.0f}")
+    console.print(t)
 
 
 @click.command()
@@ -807,23 +824,13 @@ def simulate(n_games: int, bot_names: str, progress: bool, preset: str, bidding:
     bean_list = None if beans is None else [beans] * 3
     run = native_runner(bots, rules) or run_games  # random and rule bots play in the kernel
     stats = _run_bot_games(console, progress, run, n_games, bots, seed, rules, room, bean_list)
-    t = _stats_table(f"{stats.games} games · bots {', '.join(b.name for b in bots)}")
     played = stats.played or 1
-    t.add_row("landlord wins", f"{stats.landlord_wins} ({stats.landlord_win_rate:.1%})")
-    t.add_row("farmer wins", f"{stats.farmer_wins} ({stats.farmer_wins / played:.1%})")
-    for s in range(3):
-        t.add_row(f"seat {s} ({bots[s].name}) side won", f"{stats.seat_wins[s]} ({stats.seat_wins[s] / played:.1%})")
+    rows = [("landlord wins", f"{stats.landlord_wins} ({stats.landlord_win_rate:.1%})"),
+            ("farmer wins", f"{stats.farmer_wins} ({stats.farmer_wins / played:.1%})")]
     if stats.no_landlord:
-        t.add_row("no landlord (redeal cap)", str(stats.no_landlord))
-    t.add_row("average multiplier", f"{stats.average_multiplier:.2f}")
-    t.add_row("spring rate (春天 + 反春)", f"{stats.spring_rate:.2%}")
-    t.add_row("beans to landlords, per game", f"{stats.landlord_net / stats.games:+.1f}")
-    t.add_row("beans to farmers, per game", f"{stats.farmer_net / stats.games:+.1f}")
-    for s in range(3):
-        t.add_row(f"seat {s} net beans, per game", f"{stats.net[s] / stats.games:+.1f}")
-    t.add_row("rake, per game", f"{stats.rake / stats.games:.1f}")
-    t.add_row("games per second", f"{stats.games_per_second:,.0f}")
-    console.print(t)
+        rows.append(("no landlord (redeal cap)", str(stats.no_landlord)))
+    rows.append(("spring rate (春天 + 反春)", f"{stats.spring_rate:.2%}"))
+    _print_stats(console, f"{stats.games} games", stats, bots, played, rows, ("net beans", stats.net, "+.1f"))
 
 
 def _simulate_five(n_games: int, bot_names: str, progress: bool, preset: str, doubling: bool, coefficient: int,
@@ -837,24 +844,14 @@ def _simulate_five(n_games: int, bot_names: str, progress: bool, preset: str, do
     bean_list = None if beans is None else [beans] * 5
     stats = _run_bot_games(console, progress, run_five_games, n_games, bots, seed, rules, room, bean_list)
     n = stats.games
-    t = _stats_table(f"{n} five-player games · bots {', '.join(b.name for b in bots)}")
-    t.add_row("landlords' side wins", f"{stats.landlord_wins} ({stats.landlord_win_rate:.1%})")
-    t.add_row("farmers' side wins", f"{stats.farmer_wins} ({stats.farmer_wins / n:.1%})")
-    t.add_row("open landlord alone (一地主)", f"{stats.solo} ({stats.solo / n:.1%})")
-    t.add_row("reveal chosen (亮出身份, x2)", f"{stats.reveals_chosen} ({stats.reveals_chosen / n:.1%})")
-    t.add_row("landlords public by the twin played", f"{stats.reveals_played} ({stats.reveals_played / n:.1%})")
-    for s in range(5):
-        t.add_row(f"seat {s} ({bots[s].name}) side won", f"{stats.seat_wins[s]} ({stats.seat_wins[s] / n:.1%})")
-    t.add_row("doubling bombs, per game", f"{stats.bombs / n:.2f}")
-    t.add_row("average multiplier", f"{stats.average_multiplier:.2f}")
-    t.add_row("spring rate (losers played nothing)", f"{stats.spring_rate:.2%}")
-    for s in range(5):
-        t.add_row(f"seat {s} points, per game", f"{stats.points[s] / n:+.2f}")
-    t.add_row("beans to landlords, per game", f"{stats.landlord_net / n:+.1f}")
-    t.add_row("beans to farmers, per game", f"{stats.farmer_net / n:+.1f}")
-    t.add_row("rake, per game", f"{stats.rake / n:.1f}")
-    t.add_row("games per second", f"{stats.games_per_second:,.0f}")
-    console.print(t)
+    rows = [("landlords' side wins", f"{stats.landlord_wins} ({stats.landlord_win_rate:.1%})"),
+            ("farmers' side wins", f"{stats.farmer_wins} ({stats.farmer_wins / n:.1%})"),
+            ("open landlord alone (一地主)", f"{stats.solo} ({stats.solo / n:.1%})"),
+            ("reveal chosen (亮出身份, x2)", f"{stats.reveals_chosen} ({stats.reveals_chosen / n:.1%})"),
+            ("landlords public by the twin played", f"{stats.reveals_played} ({stats.reveals_played / n:.1%})"),
+            ("doubling bombs, per game", f"{stats.bombs / n:.2f}"),
+            ("spring rate (losers played nothing)", f"{stats.spring_rate:.2%}")]
+    _print_stats(console, f"{n} five-player games", stats, bots, n, rows, ("points", stats.points, "+.2f"))
 
 
 def _with_players(cmd: click.Command, five: Callable[..., None]) -> None:
