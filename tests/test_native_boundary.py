@@ -98,3 +98,8 @@ def test_error_classes_keep_their_identity(name):
     assert issubclass(cls, ValueError)
     e = pickle.loads(pickle.dumps(cls("'" + "3" * 100 + "' is bad")))
     assert type(e) is cls and str(e) == "'" + "3" * 60 + "…' is bad"
+
+
+def test_concurrent_use_is_a_runtime_error_too():
+    """Two threads in one solver search: misuse by the caller, typed, and still caught as RuntimeError."""
+    assert issubclass(errors.ConcurrentUseError, RuntimeError) and issubclass(errors.ConcurrentUseError, errors.DdzError)

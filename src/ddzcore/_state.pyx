@@ -4,7 +4,9 @@
 The C side (``State``, ``Undo``, ``push``, ``pop``, ``legal``, the PRNG) is
 declared in ``_state.pxd`` so other Cython modules can ``cimport`` it; this
 module adds the exported ``state_perft`` and ``deal``, the random game loop
-behind ``simulate`` and the ``PlayState`` Python wrapper.  Nothing in the
+behind ``simulate`` and its result ``Columns``, and ``PlayState``, whose
+moves cross as integer codes (``ddzcore.search.PlayState`` subclasses it
+for ``Hand``, ``Move`` and ``Rules``; this module imports no Python layer).  Nothing in the
 search and self-play loops allocates: moves go into buffers made once per
 call (grown, never per move, if a position has more moves than they hold).
 """
@@ -211,26 +213,6 @@ cdef struct Flow:
     int five            # 1: five players, two decks (docs/rules.md §8; flags has F_TWO_DECKS)
 
 
-cdef struct GameOut:
-    u64 hands[5]        # at the start of play (the landlord's with the bottom cards)
-    u64 bottom
-    int8_t partner      # five players: the hidden landlord, -1 when the open landlord is alone
-    uint8_t marked      # five players: the marked card's id (copy * 54 + card)
-    int8_t wild         # the wild rank index, -1 without laizi
-    uint8_t soft        # soft bombs played (laizi, docs/rules.md §7)
-    uint16_t redeals
-    uint16_t turns
-    int8_t landlord
-    int8_t winner
-    int8_t first
-    uint8_t base
-    uint8_t robs
-    uint8_t bombs
-    uint8_t spring
-    uint8_t anti
-    uint8_t calls[4]    # the last deal's calling decisions (flow.pxd values), NO_ACTION after
-
-
 cdef struct Rec:
     MoveOut* p
     Py_ssize_t n
@@ -312,16 +294,7 @@ cdef inline int random_step(State* s, Rng* r, Buf* b, u64* cards, u64* info) noe
 cdef void start_play(State* s, const u64* hands, int n, int flags, int landlord, int partner) noexcept nogil:
     """*s at the first lead of a deal: `n` hands, the landlord (with the bottom
     cards already in its hand) to move, nothing played yet."""
-    cdef int i
-    memset(s, 0, sizeof(State))
-    for i in range(n):
-        s.hand[i] = hands[i]
-    s.flags = flags
-    s.turn = landlord
-    s.owner = -1
-    s.landlord = landlord
-    s.partners = (1 << partner) if partner >= 0 else 0
-    s.extra_seats = n - 3
+    state_set(s, hands, n, 0, 0, flags, landlord, -1, landlord, partner, 0, 0, 0)
 
 
 cdef int random_game(Rng* r, const Flow* f, Buf* b, Rec* rec, GameOut* g) noexcept nogil:
@@ -331,11 +304,7 @@ cdef int random_game(Rng* r, const Flow* f, Buf* b, Rec* rec, GameOut* g) noexce
     cdef int landlord, i, partner = -1, flags = f.flags
     cdef u64 cards, info
     cdef MoveOut* grown
-    g.redeals = 0
-    g.partner = -1
-    g.marked = 0
-    g.wild = -1
-    g.soft = 0
+    game_init(g)
     if f.five:
         # docs/rules.md §8: no calling; the marked card names the landlords (reveal and doubling left out)
         g.marked = deal_five(r, g.hands, &g.bottom, &landlord, &partner)
@@ -419,6 +388,74 @@ cdef inline uint64_t game_seed(uint64_t seed, uint64_t game) noexcept nogil:
     return splitmix64(&x)
 
 
+cdef class Columns:
+    """The result columns of ``n`` games of ``players`` seats (``cols``, a
+    dict of NumPy arrays of ``n`` rows), filled by ``put`` from ``GameOut``
+    records; the keys and dtypes ``SelfPlay`` and ``ddzcore.tools.botsim``
+    document: landlord, winner, first_caller, partner, wild (int8),
+    redeals, turns (uint16), base, robs, bombs, marked, soft_bombs (uint8),
+    spring, anti_spring (bool), bottom (uint64), hands (uint64, (n,
+    players)), calls (uint8, (n, 4)), shows, doubles (uint8, (n, 3)))."""
+
+    def __init__(self, Py_ssize_t n, int players):
+        self.players = players
+        self.cols = cols = {
+            "landlord": np.empty(n, np.int8),
+            "winner": np.empty(n, np.int8),
+            "first_caller": np.empty(n, np.int8),
+            "redeals": np.empty(n, np.uint16),
+            "base": np.empty(n, np.uint8),
+            "robs": np.empty(n, np.uint8),
+            "bombs": np.empty(n, np.uint8),
+            "spring": np.empty(n, np.bool_),
+            "anti_spring": np.empty(n, np.bool_),
+            "turns": np.empty(n, np.uint16),
+            "calls": np.empty((n, 4), np.uint8),
+            "hands": np.empty((n, players), np.uint64),
+            "bottom": np.empty(n, np.uint64),
+            "partner": np.empty(n, np.int8),
+            "marked": np.empty(n, np.uint8),
+            "wild": np.empty(n, np.int8),
+            "soft_bombs": np.empty(n, np.uint8),
+            "shows": np.empty((n, 3), np.uint8),
+            "doubles": np.empty((n, 3), np.uint8),
+        }
+        self.landlord, self.winner, self.first = cols["landlord"], cols["winner"], cols["first_caller"]
+        self.partner, self.wild = cols["partner"], cols["wild"]
+        self.redeals, self.turns = cols["redeals"], cols["turns"]
+        self.base, self.robs, self.bombs = cols["base"], cols["robs"], cols["bombs"]
+        self.spring, self.anti = cols["spring"].view(np.uint8), cols["anti_spring"].view(np.uint8)
+        self.marked, self.soft = cols["marked"], cols["soft_bombs"]
+        self.bottom, self.hands = cols["bottom"], cols["hands"]
+        self.calls, self.shows, self.doubles = cols["calls"], cols["shows"], cols["doubles"]
+
+    cdef void put(self, Py_ssize_t i, const GameOut* g) noexcept nogil:
+        """Row i from *g."""
+        cdef int k
+        self.landlord[i] = g.landlord
+        self.winner[i] = g.winner
+        self.first[i] = g.first
+        self.partner[i] = g.partner
+        self.wild[i] = g.wild
+        self.redeals[i] = g.redeals
+        self.turns[i] = g.turns
+        self.base[i] = g.base
+        self.robs[i] = g.robs
+        self.bombs[i] = g.bombs
+        self.spring[i] = g.spring
+        self.anti[i] = g.anti
+        self.marked[i] = g.marked
+        self.soft[i] = g.soft
+        self.bottom[i] = g.bottom
+        for k in range(self.players):
+            self.hands[i, k] = g.hands[k]
+        for k in range(4):
+            self.calls[i, k] = g.calls[k]
+        for k in range(3):
+            self.shows[i, k] = g.shows[k]
+            self.doubles[i, k] = g.doubles[k]
+
+
 def _simulate(Py_ssize_t n_games, uint64_t seed, int flags, bint points, bint rob_back,
               int max_redeals, bint record, uint64_t first_game, bint laizi=False, int players=3):
     """Kernel of ``ddzcore.search.simulate`` (which documents it): a dict of
@@ -440,34 +477,7 @@ def _simulate(Py_ssize_t n_games, uint64_t seed, int flags, bint points, bint ro
     f.points = points
     f.rob_back = rob_back
     f.max_redeals = max_redeals
-    cols = {
-        "landlord": np.empty(n_games, np.int8),
-        "winner": np.empty(n_games, np.int8),
-        "first_caller": np.empty(n_games, np.int8),
-        "redeals": np.empty(n_games, np.uint16),
-        "base": np.empty(n_games, np.uint8),
-        "robs": np.empty(n_games, np.uint8),
-        "bombs": np.empty(n_games, np.uint8),
-        "spring": np.empty(n_games, np.bool_),
-        "anti_spring": np.empty(n_games, np.bool_),
-        "turns": np.empty(n_games, np.uint16),
-        "calls": np.empty((n_games, 4), np.uint8),
-        "hands": np.empty((n_games, players), np.uint64),
-        "bottom": np.empty(n_games, np.uint64),
-        "partner": np.empty(n_games, np.int8),
-        "marked": np.empty(n_games, np.uint8),
-        "wild": np.empty(n_games, np.int8),
-        "soft_bombs": np.empty(n_games, np.uint8),
-    }
-    cdef int8_t[::1] c_landlord = cols["landlord"], c_winner = cols["winner"], c_first = cols["first_caller"]
-    cdef uint16_t[::1] c_redeals = cols["redeals"], c_turns = cols["turns"]
-    cdef uint8_t[::1] c_base = cols["base"], c_robs = cols["robs"], c_bombs = cols["bombs"]
-    cdef uint8_t[::1] c_spring = cols["spring"].view(np.uint8), c_anti = cols["anti_spring"].view(np.uint8)
-    cdef u64[:, ::1] c_hands = cols["hands"]
-    cdef uint8_t[:, ::1] c_calls = cols["calls"]
-    cdef u64[::1] c_bottom = cols["bottom"]
-    cdef int8_t[::1] c_partner = cols["partner"], c_wild = cols["wild"]
-    cdef uint8_t[::1] c_marked = cols["marked"], c_soft = cols["soft_bombs"]
+    cdef Columns c = Columns(n_games, players)
     offsets = np.zeros(n_games + 1 if record else 0, np.int64)
     cdef int64_t[::1] c_off = offsets
     b.p = NULL
@@ -489,31 +499,14 @@ def _simulate(Py_ssize_t n_games, uint64_t seed, int flags, bint points, bint ro
             if random_game(&r, &f, &b, &rec if record else NULL, &g) < 0:
                 err = 1
                 break
-            c_landlord[i] = g.landlord
-            c_winner[i] = g.winner
-            c_first[i] = g.first
-            c_redeals[i] = g.redeals
-            c_base[i] = g.base
-            c_robs[i] = g.robs
-            c_bombs[i] = g.bombs
-            c_spring[i] = g.spring
-            c_anti[i] = g.anti
-            c_turns[i] = g.turns
-            for k in range(players):
-                c_hands[i, k] = g.hands[k]
-            c_bottom[i] = g.bottom
-            c_partner[i] = g.partner
-            c_marked[i] = g.marked
-            c_wild[i] = g.wild
-            c_soft[i] = g.soft
-            for k in range(4):
-                c_calls[i, k] = g.calls[k]
+            c.put(i, &g)
             if record:
                 c_off[i + 1] = rec.n
     free(b.p)
     if err:
         free(rec.p)
         raise MemoryError()
+    cols = c.cols
     if record:  # the records' block becomes the array: no copy
         cols["moves"] = adopt_block(RECORD_DTYPE, rec.p, rec.n, sizeof(MoveOut))
         cols["offsets"] = offsets
@@ -673,6 +666,7 @@ cdef class PlayState:
         cdef int i, decks = 2 if flags & F_TWO_DECKS else 1
         cdef int ns = 3 if decks == 1 else 5
         cdef u64 lc, li
+        cdef u64 hands[5]
         words = [u64_arg(w, "a card word", InvalidCardsError) for w in words]
         if len(words) != ns:
             raise InvalidStateError(f"{len(words)} hands: {decks} deck{'s' if decks > 1 else ''} need {ns}")
@@ -710,21 +704,9 @@ cdef class PlayState:
             if words[i] == 0 and i != o:
                 raise InvalidDealError(f"seat {i} has no cards but did not play the last move: "
                                        f"the game would already be over")
-        memset(&self.st, 0, sizeof(State))
         for i in range(ns):
-            self.st.hand[i] = words[i]
-        self.st.last_cards = lc
-        self.st.last_info = li
-        self.st.flags = flags
-        self.st.ply = 0
-        self.st.turn = t
-        self.st.owner = o
-        self.st.landlord = ll
-        self.st.bombs = bombs
-        self.st.landlord_plays = landlord_plays
-        self.st.farmer_plays = farmer_plays
-        self.st.partners = (1 << pt) if pt >= 0 else 0
-        self.st.extra_seats = ns - 3
+            hands[i] = words[i]
+        state_set(&self.st, hands, ns, lc, li, flags, t, o, ll, pt, bombs, landlord_plays, farmer_plays)
         self.rules = rules
         self.nhist = 0
         if not state_ok(&self.st):
