@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from ddzcore import Game, Hand, PlayState, Room, Rules, simulate
-from ddzcore import _botplay
+from ddzcore import _botplay, _state
 from ddzcore.tools import botsim, cli_game
 from ddzcore.tools.bots import Bot, RandomBot, RuleBot, _strength
 from ddzcore.tools.simulation import SimulationStats, run_games
@@ -141,6 +141,13 @@ def test_random_games_in_the_kernel_are_simulates(bidding: str, cap: Optional[in
               "anti_spring", "turns", "hands", "bottom"):
         assert np.array_equal(cols[k], getattr(ref, k)), k
     assert (cols["shows"] == 0).all() and (cols["doubles"] == 1).all()
+    # one column maker: every column of simulate's kernel, filled (no partner, wild rank or soft bomb here)
+    raw = _state._simulate(3000, 99, rules.flags, bidding == "points", rules.rob_back, -1 if cap is None else cap,
+                           False, 5)
+    assert cols.keys() == raw.keys()
+    for k in raw:
+        assert np.array_equal(cols[k], raw[k]), k
+    assert (cols["partner"] == -1).all() and (cols["wild"] == -1).all() and not cols["soft_bombs"].any()
 
 
 def test_random_stats_are_simulates() -> None:

@@ -3,9 +3,10 @@ tables both sides share.
 
 - No compiled module (src/ddzcore/*.pyx) imports a Python module of the
   package at run time: only other compiled modules (``cimport`` is a
-  compile-time link and always allowed).  The imports not yet moved to
-  integer codes are listed in ``NOT_YET`` exactly, so a new one fails and a
-  removed one must be struck from the list.
+  compile-time link and always allowed).  Moves cross as integer codes;
+  the Python classes that turn them into objects subclass the compiled ones
+  (``moves.MoveList``, ``search.PlayState``), nothing is registered into a
+  compiled module.
 - The flow actions of ``ddzcore/flow.pxd`` (``_state.FLOW_ACTIONS``) are the
   values of ``Action`` and ``FiveAction``.
 - The exception classes live in the compiled leaf ``ddzcore._errors`` and
@@ -29,16 +30,6 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "ddzcore"
 COMPILED = {p.stem for p in SRC.glob("*.pyx")}
 IMPORT = re.compile(r"^\s*(?:from\s+(ddzcore(?:\.\w+)*|\.+\w*)\s+import\s+([\w, ()]+)|import\s+(ddzcore(?:\.\w+)*))",
                     re.MULTILINE)
-
-# Python-level imports of the Python layer still in compiled modules (issue 11):
-# PlayState takes and returns Hand / Move / Rules objects.
-NOT_YET = {
-    ("_state", "ddzcore.cards"),
-    ("_state", "ddzcore.generate"),
-    ("_state", "ddzcore.moves"),
-    ("_state", "ddzcore.rules"),
-}
-
 
 def python_layer_imports(text: str) -> set[str]:
     """The ddzcore modules a .pyx imports at run time that are not compiled modules."""
@@ -64,8 +55,29 @@ def test_scanner_sees_every_form():
 
 
 def test_compiled_modules_import_no_python_layer():
+    assert {"_state", "_movelist", "_botplay", "_vecenv", "_douzero", "_eval", "_solver", "_kernel"} <= COMPILED
     found = {(p.stem, t) for p in sorted(SRC.glob("*.pyx")) for t in python_layer_imports(p.read_text("utf-8"))}
-    assert found == NOT_YET, f"new: {sorted(found - NOT_YET)}; gone (strike from NOT_YET): {sorted(NOT_YET - found)}"
+    assert found == set()
+
+
+def test_nothing_is_registered_into_compiled_modules():
+    """The Python layer reaches the compiled modules only by subclassing:
+    no hook function takes its types, and the compiled classes stand alone
+    on codes (items are (cards, info) pairs)."""
+    assert not [p.stem for p in SRC.glob("*.pyx") if re.search(r"^def _register", p.read_text("utf-8"), re.MULTILINE)]
+    from ddzcore import _movelist
+    from ddzcore.cards import Hand
+    from ddzcore.moves import Move, MoveList
+    from ddzcore.search import PlayState
+    three = Move("3").codes
+    base = _state.PlayState([Hand("3").word, Hand("4").word, Hand("5").word])
+    assert base.legal_moves().codes.tolist() == [three] and list(base.legal_moves()) == [three]
+    assert type(base.legal_moves()) is _movelist.MoveList and base.last is None and three in base.legal_moves()
+    base.push_index(0)
+    assert base.last == three and base.move_stack == [three] and base.pop() == three
+    state = PlayState(["3", "4", "5"])
+    assert type(state.legal_moves()) is MoveList and state.legal_moves()[0] == Move("3")
+    assert issubclass(MoveList, _movelist.MoveList) and issubclass(PlayState, _state.PlayState)
 
 
 def test_errors_module_is_a_leaf():
@@ -86,3 +98,8 @@ def test_error_classes_keep_their_identity(name):
     assert issubclass(cls, ValueError)
     e = pickle.loads(pickle.dumps(cls("'" + "3" * 100 + "' is bad")))
     assert type(e) is cls and str(e) == "'" + "3" * 60 + "…' is bad"
+
+
+def test_concurrent_use_is_a_runtime_error_too():
+    """Two threads in one solver search: misuse by the caller, typed, and still caught as RuntimeError."""
+    assert issubclass(errors.ConcurrentUseError, RuntimeError) and issubclass(errors.ConcurrentUseError, errors.DdzError)

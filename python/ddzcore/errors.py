@@ -13,6 +13,7 @@ from typing import Any, Callable, TypeVar, cast
 from ._errors import (QUOTE_LIMIT, AmbiguousMoveError, DdzError, EnvActionError, IllegalActionError, IllegalMoveError,
                       InvalidArgumentError, InvalidCardsError, InvalidDealError, InvalidMoveError, InvalidRulesError,
                       InvalidStateError, MoveIndexError, RecordError)
+from ._errors import ConcurrentUseError
 
 __all__ = [
     "DdzError",
@@ -28,6 +29,7 @@ __all__ = [
     "InvalidArgumentError",
     "MoveIndexError",
     "EnvActionError",
+    "ConcurrentUseError",
 ]
 
 

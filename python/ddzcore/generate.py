@@ -14,8 +14,8 @@ from typing import Any, Iterable, Sequence, Union
 
 import numpy as np
 
-from . import _kernel, _movelist
-from ._movelist import count_moves, legal_moves, legal_moves_array
+from . import _kernel
+from ._movelist import _count, _moves, _moves_array
 from .cards import Hand, _check_word
 from .errors import InvalidArgumentError, InvalidCardsError, InvalidMoveError
 from .moves import MOVE_DTYPE, Move, MoveList
@@ -49,11 +49,57 @@ def _hand_word(hand: HandLike, rules: Rules) -> int:
     raise InvalidCardsError(f"{hand!r} is not a hand (give a Hand, card text or a card word)")
 
 
-def _slow_position(hand: HandLike, last: LastLike, rules: Rules) -> tuple[int, int, int, int]:
+def _position(hand: HandLike, last: LastLike, rules: Rules | str | None) -> tuple[int, int, int, int, Rules]:
     """The kernel's arguments (hand word, last cards, last info, rule flags)
-    for arguments other than a Hand and a Move; raises the typed errors."""
+    and the ``Rules`` of the public arguments; raises the typed errors (the
+    kernel checks the words against the rules)."""
+    rules = _STANDARD if rules is None else rules if type(rules) is Rules else Rules.coerce(rules)
+    if type(hand) is Hand and hand._decks <= rules.decks:
+        if last is None:
+            return hand._word, 0, 0, rules._flags, rules  # type: ignore[attr-defined]
+        if type(last) is Move and last._info:
+            return hand._word, last._cards, last._info, rules._flags, rules  # type: ignore[attr-defined]
     lc, li = _last_codes(last, rules)
-    return _hand_word(hand, rules), lc, li, rules.flags
+    return _hand_word(hand, rules), lc, li, rules.flags, rules
+
+
+def legal_moves(hand: HandLike, last: LastLike = None, rules: Rules | str | None = None) -> MoveList:
+    """Every legal move of ``hand`` (docs/rules.md §2-3), as a ``MoveList``.
+
+    ``hand``: a ``Hand``, card text or card word.  ``last``: the move to beat
+    (a ``Move``, move text, or bare cards with one reading); ``None`` is a
+    free lead, where pass is not legal.  When following, the pass move comes
+    first.  After the rocket only pass is legal.  ``rules``: a ``Rules`` or
+    a preset name (default: docs/rules.md's); the moves carry it.
+
+    Raises ``InvalidCardsError`` for a bad hand, ``InvalidMoveError`` (or
+    its subclass ``AmbiguousMoveError``) for a bad ``last`` and
+    ``InvalidRulesError`` for bad ``rules``.
+    """
+    if rules is None:
+        rules = _STANDARD
+    if type(hand) is Hand and type(rules) is Rules and hand._decks <= rules.decks:  # _position's fast path, inlined
+        if last is None:
+            return _moves(MoveList, hand._word, 0, 0, rules._flags, rules, hand, None)  # type: ignore[attr-defined]
+        if type(last) is Move and last._info:
+            return _moves(MoveList, hand._word, last._cards, last._info, rules._flags,  # type: ignore[attr-defined]
+                          rules, hand, last)
+    h, lc, li, flags, r = _position(hand, last, rules)
+    return _moves(MoveList, h, lc, li, flags, r, hand, last)
+
+
+def legal_moves_array(hand: HandLike, last: LastLike = None, rules: Rules | str | None = None) -> np.ndarray:
+    """``legal_moves`` as a ``MOVE_DTYPE`` array of shape ``(n,)`` (fields
+    ``cards`` and ``info``, uint64).  Same arguments and errors."""
+    h, lc, li, flags, r = _position(hand, last, rules)
+    return _moves_array(h, lc, li, flags, r, hand, last)
+
+
+def count_moves(hand: HandLike, last: LastLike = None, rules: Rules | str | None = None) -> int:
+    """How many legal moves ``hand`` has (nothing is stored).  Same
+    arguments and errors as ``legal_moves``."""
+    h, lc, li, flags, r = _position(hand, last, rules)
+    return _count(h, lc, li, flags, r, hand, last)
 
 
 def _last_codes(last: LastLike, rules: Rules) -> tuple[int, int]:
@@ -178,5 +224,3 @@ def count_moves_batch(hands: "np.ndarray | Sequence[HandLike]",
     h, lc, li = _batch_args(hands, lasts, rules)
     return _kernel.count_batch(h, lc, li, rules.flags, threads)
 
-
-_movelist._register(Hand, Move, _slow_position, _STANDARD)

@@ -18,12 +18,11 @@ from __future__ import annotations
 
 from enum import IntEnum
 from functools import lru_cache
-from typing import TYPE_CHECKING, Iterator, Union
+from typing import TYPE_CHECKING, Iterator, Union, overload
 
 import numpy as np
 
-from . import _kernel
-from ._movelist import MoveList
+from . import _kernel, _movelist
 from .cards import RANK_CHARS, Hand, Rank
 from .errors import AmbiguousMoveError, IllegalMoveError, InvalidCardsError, InvalidMoveError
 from .rules import Rules
@@ -329,6 +328,46 @@ class Move:
 
 #: The pass move (不出).
 PASS = Move._from_codes(0, 0)
+
+
+class MoveList(_movelist.MoveList):
+    """The legal moves of a position, in the kernel's deterministic order
+    (docs/rules.md §2-3).
+
+    Immutable and re-iterable: ``len``, ``bool``, ``in`` (a ``Move`` or move
+    text), indexing and slicing, ``count()``.  ``codes`` is a read-only
+    zero-copy ``MOVE_DTYPE`` view (shape ``(n,)``: ``cards``, ``info``
+    uint64) of the records the list holds; ``Move`` objects (carrying
+    ``rules``) are made only when iterated or indexed.  ``MoveList(codes,
+    rules=None)`` copies a ``MOVE_DTYPE`` array; ``InvalidArgumentError`` for
+    anything else, ``InvalidMoveError`` for a record that is no valid move
+    under ``rules``.
+    """
+
+    __slots__ = ()
+    _move = Move._from_codes  # the compiled list's records -> Move (a bound classmethod: no re-binding)
+
+    def __init__(self, codes: np.ndarray, rules: "_Rules | str | None" = None) -> None:
+        rules = Rules.coerce(rules)
+        super().__init__(codes, rules.flags, rules)
+
+    def __contains__(self, move: object) -> bool:
+        if isinstance(move, str):
+            try:
+                move = Move.parse(move, self.rules)
+            except InvalidMoveError:
+                return False
+        return isinstance(move, Move) and self._has(move._cards, move._info)
+
+    if TYPE_CHECKING:
+        rules: "_Rules"
+
+        def __iter__(self) -> Iterator[Move]: ...
+        @overload
+        def __getitem__(self, i: int, /) -> Move: ...
+        @overload
+        def __getitem__(self, i: slice, /) -> "MoveList": ...
+        def __getitem__(self, i: "int | slice", /) -> "Move | MoveList": ...
 
 
 def classify(cards: "Hand | str", rules: "_Rules | str | None" = None) -> list[Move]:

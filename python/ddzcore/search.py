@@ -20,16 +20,18 @@ recurse or roll out, undo):
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
-from typing import Optional
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
 
 import numpy as np
 
 from . import _botplay, _state
-from ._state import MAX_MOVES_HINT, RECORD_DTYPE, STATE_BYTES, UNDO_BYTES, PlayState
-from .errors import InvalidArgumentError, InvalidRulesError, MoveIndexError
-from .cards import RANK_CHARS
-from .rules import Rules
+from ._state import MAX_MOVES_HINT, RECORD_DTYPE, STATE_BYTES, UNDO_BYTES
+from .errors import InvalidArgumentError, InvalidRulesError, InvalidStateError, MoveIndexError
+from .cards import RANK_CHARS, Hand
+from .generate import HandLike, LastLike, _hand_word, _last_codes
+from .moves import Move, MoveList
+from .rules import STANDARD, Rules
 
 __all__ = [
     "PlayState",
@@ -41,6 +43,134 @@ __all__ = [
     "UNDO_BYTES",
     "MAX_MOVES_HINT",
 ]
+
+
+class PlayState(_state.PlayState):
+    """The play phase of a game, held natively: three players with one deck
+    (docs/rules.md §3) or five players with two decks (五人斗地主, docs/rules.md §8).
+
+    ``PlayState(hands, landlord=0, turn=None, last=None, owner=None, rules=None,
+    *, bombs=0, landlord_plays=0, farmer_plays=0, partner=None)``:
+
+    - ``hands``: three hands with one-deck rules, five with two-deck rules
+      (``Hand``, card text or card words), seats in turn order (the next
+      seat after s is (s + 1) mod seats); all open.
+    - ``landlord``: the landlord's seat (five players: the open landlord,
+      明地主); ``turn``: the seat to move (default: the landlord, who leads
+      the first trick).
+    - ``last``: the move to beat (``Move`` or move text; ``None`` = a free
+      lead) and ``owner``, the seat that played it (default: the seat before
+      ``turn``; the passes since then follow from the seats).
+    - ``rules``: a ``Rules`` or preset name: one deck (move generation
+      switches, and the laizi wild rank ``Rules.wild``, docs/rules.md §7) or
+      two decks (``Rules(decks=2)``, five players, no wild cards).
+    - ``bombs``, ``landlord_plays``, ``farmer_plays``: bookkeeping carried
+      in from earlier play (bombs that double the multiplier; non-pass
+      moves of the landlord side / of the farmers) for the multiplier and
+      spring (docs/rules.md §3, §6, §8).
+    - ``partner``: five players only, the hidden landlord's seat (暗地主,
+      who holds the marked card's twin), ``None`` when the open landlord
+      plays alone.
+
+    The state is a ``STATE_BYTES``-byte C struct (``ddzcore._state``, which
+    takes and returns integer codes only; this class parses hands, moves
+    and rules and turns codes into ``Move`` objects); ``copy()`` copies it.
+    ``push``/``pop`` make and undo moves (python-chess style: ``pop``
+    undoes the last ``push``); moves also cross as integer codes:
+    ``legal_moves_into(buf)`` fills a reusable ``MOVE_DTYPE`` array and
+    ``push_codes(cards, info)`` / ``push_index(i)`` play without ``Move``
+    objects.  Five-player play is by ranks: which concrete copy of the
+    marked card a move holds is ``FiveGame``'s business, not the state's.
+
+    Raises ``InvalidCardsError`` for a bad hand, ``InvalidDealError`` when the
+    hands (with the move to beat) exceed the deck(s) or a seat other than the
+    owner of the last move has no cards, ``InvalidMoveError`` for a bad
+    ``last``, ``InvalidStateError`` for bad seats or counts (or a hand count
+    that does not match the rules).  Unpickling checks everything it restores the
+    same way, the undo history too (each step must be a legal move of the
+    position before it), and raises ``InvalidStateError``.
+    """
+
+    __slots__ = ()
+    _move = Move._from_codes  # the compiled state's records -> Move (a bound classmethod: no re-binding)
+    _move_list = MoveList
+
+    def __init__(self, hands: Sequence[HandLike], landlord: int = 0, turn: Optional[int] = None,
+                 last: LastLike = None, owner: Optional[int] = None, rules: Union[Rules, str, None] = None, *,
+                 bombs: int = 0, landlord_plays: int = 0, farmer_plays: int = 0,
+                 partner: Optional[int] = None) -> None:
+        rules = Rules.coerce(rules)
+        ns = 3 if rules.decks == 1 else 5
+        try:
+            seq = list(hands) if not isinstance(hands, (str, bytes)) else None
+        except TypeError:
+            seq = None
+        if seq is None or len(seq) != ns:
+            raise InvalidStateError(f"hands must be a sequence of {ns} hands (seats 0-{ns - 1}, "
+                                    f"{rules.decks} deck{'s' if rules.decks > 1 else ''}), not {hands!r}")
+        super().__init__([_hand_word(h, rules) for h in seq], landlord, turn, _last_codes(last, rules), owner,
+                         rules.flags, rules, bombs=bombs, landlord_plays=landlord_plays,
+                         farmer_plays=farmer_plays, partner=partner)
+
+    @classmethod
+    def deal(cls, seed: int, landlord: Optional[int] = None, rules: Union[Rules, str, None] = None) -> "PlayState":
+        """A random deal, the same for the same ``seed`` (int in 0..2**64-1)
+        on every platform.  One deck: 17 cards each, the 3 bottom cards to
+        ``landlord`` (default 0).  Two decks (``Rules(decks=2)``, docs/rules.md
+        §8): 21 cards each and a marked card drawn among the dealt
+        non-jokers; its holder is the landlord and takes the bottom, the
+        twin's holder is the ``partner`` (give no ``landlord``: the deal
+        decides).  Raises ``InvalidStateError`` for a bad ``landlord``."""
+        rules = Rules.coerce(rules)
+        words, ll, partner = _state._deal(seed, landlord, rules.decks)
+        return cls(words, ll, rules=rules, partner=partner)
+
+    @property
+    def hands(self) -> tuple[Hand, ...]:
+        """The hands, a tuple of ``Hand`` (one per seat)."""
+        decks = self.rules.decks
+        return tuple(Hand._trusted(w, decks) for w in self.hand_words)
+
+    def push(self, move: Union[Move, str]) -> None:
+        """Play ``move`` (a ``Move`` or move text, e.g. ``"33"`` or ``"pass"``)
+        for the seat to move.  Raises ``InvalidMoveError`` for text that is no
+        move and ``IllegalMoveError`` for a move that is not legal here (the
+        state is then unchanged)."""
+        m = move if type(move) is Move else Move.parse(move, self.rules)
+        self.push_codes(m._cards, m._info)
+
+    def __repr__(self) -> str:
+        hands, ll, turn, last, owner = self._args()
+        extra = f", last={last!r}, owner={owner}" if last else ""
+        if self.partner is not None:
+            extra += f", partner={self.partner}"
+        changed = [f"{f.name}={getattr(self.rules, f.name)!r}" for f in fields(self.rules)
+                   if getattr(self.rules, f.name) != getattr(STANDARD, f.name)]
+        rules = f", rules=Rules({', '.join(changed)})" if changed else ""
+        over = f" (over: seat {self.owner} won)" if self.is_over else ""
+        return f"<PlayState(hands={tuple(hands)!r}, landlord={ll}, turn={turn}{extra}{rules}){over}>"
+
+    @classmethod
+    def _rebuild(cls, hands: Sequence[str], landlord: int, turn: int, last: Optional[str], owner: Optional[int],
+                 rules: Rules, bombs: int, landlord_plays: int, farmer_plays: int, ply: int,
+                 hist: Any, partner: Optional[int] = None) -> "PlayState":
+        """Unpickle (see ``_state.PlayState.__reduce__``): the position through
+        the constructor's checks, then the undo history through ``_restore``'s."""
+        s = cls(hands, landlord, turn, last, owner, rules, bombs=bombs, landlord_plays=landlord_plays,
+                farmer_plays=farmer_plays, partner=partner)
+        s._restore(ply, hist)
+        return s
+
+    if TYPE_CHECKING:
+        rules: Rules
+
+        @property
+        def last(self) -> Optional[Move]: ...
+        @property
+        def move_stack(self) -> list[Move]: ...
+        def legal_moves(self) -> MoveList: ...
+        def pop(self) -> Move: ...
+        def perft_divide(self, depth: int) -> dict[Move, int]: ...
 
 
 def perft(state: PlayState, depth: int) -> int:

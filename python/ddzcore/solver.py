@@ -23,7 +23,7 @@ from typing import Optional, Sequence, Union
 import numpy as np
 
 from . import _solver
-from ._state import PlayState
+from .search import PlayState
 from .cards import Hand
 from .errors import InvalidDealError, InvalidArgumentError
 from .generate import HandLike, LastLike, _hand_word, _last_codes, hands_array

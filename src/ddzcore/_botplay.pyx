@@ -18,8 +18,8 @@ from libc.string cimport memset
 from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, int64_t, uint64_t
 
 from ddzcore.bits cimport *
-from ddzcore._state cimport (State, Undo, Rng, Buf, PlayState, legal, push, is_over, rng_seed, rng_below,
-                             splitmix64, buf_reserve, deal, MAX_MOVES)
+from ddzcore._state cimport (State, Undo, Rng, Buf, PlayState, GameOut, Columns, legal, push, is_over, rng_seed,
+                             rng_below, splitmix64, buf_reserve, deal, state_set, game_init, MAX_MOVES)
 
 import numpy as np
 
@@ -217,24 +217,6 @@ cdef struct Flow:
     uint8_t policy[3]          # RANDOM or RULE per seat
 
 
-cdef struct GameOut:
-    u64 hands[3]        # at the start of play (the landlord's with the bottom cards)
-    u64 bottom
-    uint16_t redeals
-    uint16_t turns
-    int8_t landlord
-    int8_t winner
-    int8_t first
-    uint8_t base
-    uint8_t robs
-    uint8_t bombs
-    uint8_t spring
-    uint8_t anti
-    uint8_t calls[4]    # the last deal's calling decisions (Action values), NO_ACTION after
-    uint8_t shows[3]    # each seat's show multiplier (0: no show)
-    uint8_t doubles[3]  # each seat's doubling factor (1 or 2)
-
-
 cdef struct Deals:
     const u64* hands    # (n, 3) hands as dealt
     const u64* bottom
@@ -366,21 +348,14 @@ cdef int bot_game(Rng* r, const Flow* f, Deals* d, Buf* b, GameOut* g) noexcept 
     cdef State s
     cdef Undo u
     cdef Py_ssize_t n, k
-    cdef int landlord = flow(r, f, d, g), i
+    cdef int landlord
+    game_init(g)
+    landlord = flow(r, f, d, g)
     if landlord == -2:
         return 1
     if landlord < 0:
         return 0
-    memset(&s, 0, sizeof(State))  # the seats and partners a three-player game leaves empty
-    for i in range(3):
-        s.hand[i] = g.hands[i]
-    s.last_cards = s.last_info = 0
-    s.flags = f.flags
-    s.ply = 0
-    s.turn = landlord
-    s.owner = -1
-    s.landlord = landlord
-    s.bombs = s.landlord_plays = s.farmer_plays = 0
+    state_set(&s, g.hands, 3, 0, 0, f.flags, landlord, -1, landlord, -1, 0, 0, 0)
     while not is_over(&s):
         n = legal_buf(&s, b)
         if n < 0:
@@ -442,30 +417,7 @@ def _play_games(Py_ssize_t n_games, uint64_t seed, uint64_t first_game, int flag
             d.hands = &dh[0, 0]
             d.bottom = &db[0]
             d.first = &df[0]
-    cols = {
-        "landlord": np.empty(n_games, np.int8),
-        "winner": np.empty(n_games, np.int8),
-        "first_caller": np.empty(n_games, np.int8),
-        "redeals": np.empty(n_games, np.uint16),
-        "base": np.empty(n_games, np.uint8),
-        "robs": np.empty(n_games, np.uint8),
-        "bombs": np.empty(n_games, np.uint8),
-        "spring": np.empty(n_games, np.bool_),
-        "anti_spring": np.empty(n_games, np.bool_),
-        "turns": np.empty(n_games, np.uint16),
-        "calls": np.empty((n_games, 4), np.uint8),
-        "hands": np.empty((n_games, 3), np.uint64),
-        "bottom": np.empty(n_games, np.uint64),
-        "shows": np.empty((n_games, 3), np.uint8),
-        "doubles": np.empty((n_games, 3), np.uint8),
-    }
-    cdef int8_t[::1] c_landlord = cols["landlord"], c_winner = cols["winner"], c_first = cols["first_caller"]
-    cdef uint16_t[::1] c_redeals = cols["redeals"], c_turns = cols["turns"]
-    cdef uint8_t[::1] c_base = cols["base"], c_robs = cols["robs"], c_bombs = cols["bombs"]
-    cdef uint8_t[::1] c_spring = cols["spring"].view(np.uint8), c_anti = cols["anti_spring"].view(np.uint8)
-    cdef u64[:, ::1] c_hands = cols["hands"]
-    cdef uint8_t[:, ::1] c_calls = cols["calls"], c_shows = cols["shows"], c_doubles = cols["doubles"]
-    cdef u64[::1] c_bottom = cols["bottom"]
+    cdef Columns c = Columns(n_games, 3)
     cdef Py_ssize_t used = 0
     b.p = NULL
     b.cap = 0
@@ -482,26 +434,11 @@ def _play_games(Py_ssize_t n_games, uint64_t seed, uint64_t first_game, int flag
                 break
             used = d.at
             done = i + 1
-            c_landlord[i] = g.landlord
-            c_winner[i] = g.winner
-            c_first[i] = g.first
-            c_redeals[i] = g.redeals
-            c_base[i] = g.base
-            c_robs[i] = g.robs
-            c_bombs[i] = g.bombs
-            c_spring[i] = g.spring
-            c_anti[i] = g.anti
-            c_turns[i] = g.turns
-            c_bottom[i] = g.bottom
-            for k in range(3):
-                c_hands[i, k] = g.hands[k]
-                c_shows[i, k] = g.shows[k]
-                c_doubles[i, k] = g.doubles[k]
-            for k in range(4):
-                c_calls[i, k] = g.calls[k]
+            c.put(i, &g)
     free(b.p)
     if err:
         raise MemoryError()
+    cols = c.cols
     if done < n_games:
         cols = {key: v[:done] for key, v in cols.items()}
     return cols, done, used

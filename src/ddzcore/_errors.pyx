@@ -131,3 +131,11 @@ class EnvActionError(IllegalActionError, InvalidArgumentError):
     def __init__(self, message, env="", agent=None, action=None):
         super().__init__(message)
         self.env, self.agent, self.action = env, agent, action
+
+
+class ConcurrentUseError(DdzError, RuntimeError):
+    """One object that is not thread-safe (a solver search behind a
+    ``SolveResult``) used by two threads at once: the caller must give each
+    thread its own.  Also a ``RuntimeError``."""
+
+    __module__ = "ddzcore.errors"

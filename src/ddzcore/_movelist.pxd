@@ -3,7 +3,10 @@
 from kernel records without a Python round trip::
 
     from ddzcore._movelist cimport MoveList
-    ml = MoveList._wrap(recs, n, rules)     # copies recs[0:n]; rules: the moves' Rules
+    ml = MoveList._wrap(cls, recs, n, rules)   # copies recs[0:n] into a new cls (MoveList or a subclass)
+
+``rules`` is carried for the subclass that turns records into moves; this
+module never looks inside it.
 """
 
 from ddzcore.bits cimport MoveRec
@@ -14,6 +17,9 @@ cdef class MoveList:
     cdef Py_ssize_t _n
     cdef readonly object rules
     cdef int _copy_from(self, MoveRec* recs, Py_ssize_t n) except -1
-    # A new MoveList holding a copy of recs[0:n], whose moves carry `rules`.
+    # An empty cls (MoveList or a subclass) whose moves carry `rules`, __init__ not called.
     @staticmethod
-    cdef MoveList _wrap(MoveRec* recs, Py_ssize_t n, rules)
+    cdef MoveList _new(type cls, rules)
+    # A new cls holding a copy of recs[0:n], whose moves carry `rules`.
+    @staticmethod
+    cdef MoveList _wrap(type cls, MoveRec* recs, Py_ssize_t n, rules)

@@ -1,18 +1,20 @@
 # cython: language_level=3, wraparound=False, cdivision=True
-"""The legal moves of one position: ``MoveList`` and the calls that make it.
+"""The legal moves of one position as kernel records: the compiled half of ``MoveList``.
 
-``MoveList`` holds the kernel's move records (``MoveRec``: card word + info
-word) in its own buffer and makes ``Move`` objects only when asked; ``codes``
-is a zero-copy NumPy view.  ``legal_moves``, ``legal_moves_array`` and
-``count_moves`` share one argument path: a ``Hand`` and a ``Move`` (or None)
-go straight to the kernel; anything else (card text, move text, words) is
-converted and checked by the Python layer's ``_slow_position``.
-docs/rules.md §2-3.
+Moves cross this module as integer codes only: ``_moves`` takes a position as
+words (hand, the move to beat's card and info words, rule flags) and returns a
+``MoveList`` of the given class, which holds the kernel's move records
+(``MoveRec``: card word + info word) in its own buffer; ``codes`` is a
+zero-copy NumPy view.  The class here knows no ``Move``: its items are made by
+``_move(cards, info, rules)``, a (cards, info) pair here, a ``Move`` in
+``ddzcore.moves.MoveList``, the public subclass, which also parses the public
+arguments (``ddzcore.generate``).  docs/rules.md §2-3.
 """
 
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memcmp
 from cpython.buffer cimport PyBUF_WRITABLE
+from cpython.object cimport PyObject, PyTypeObject
 
 cimport numpy as cnp
 
@@ -25,31 +27,6 @@ from ddzcore._kernel import MOVE_DTYPE
 from ddzcore._errors import InvalidArgumentError, InvalidCardsError, InvalidMoveError
 
 cnp.import_array()
-
-# Bound by ddzcore.generate at import (the Python layer's types and helpers).
-cdef object _Hand = None
-cdef object _Move = None
-cdef object _make_move = None
-cdef object _slow_position = None
-cdef object _default_rules = None
-cdef object _Rules = None
-
-
-def _register(hand_type, move_type, slow_position, default_rules):
-    """Called once by ddzcore.generate: the Python types and the slow argument path."""
-    global _Hand, _Move, _make_move, _slow_position, _default_rules, _Rules
-    _Hand, _Move, _slow_position, _default_rules = hand_type, move_type, slow_position, default_rules
-    _make_move = move_type._from_codes
-    _Rules = type(default_rules)
-
-
-cdef inline object _rules_of(rules):
-    """The ``Rules`` of a ``rules=`` argument (a ``Rules``, a preset name or None)."""
-    if rules is None:
-        return _default_rules
-    if type(rules) is _Rules:
-        return rules
-    return _Rules.coerce(rules)
 
 
 cdef MoveRec* _scratch = NULL
@@ -70,100 +47,80 @@ cdef Py_ssize_t _generate(u64 hand, u64 lc, u64 li, int flags) except -1:
     return n
 
 
-cdef struct Position:
-    u64 hand
-    u64 last_cards
-    u64 last_info
-    int flags
+cdef int _check(u64 hand, u64 lc, u64 li, int flags, shown_hand, shown_last, rules) except -1:
+    """Raise the typed error for a hand or a move to beat the rules refuse
+    (``shown_*``, ``rules``: the caller's arguments, only to name them)."""
+    if not valid_hand(hand, flags):
+        raise InvalidCardsError(f"{shown_hand!r} has more cards of a rank than the deck holds")
+    if li != 0 and not valid_reading(lc, li, flags):
+        raise InvalidMoveError(f"the move to beat {shown_last!r} is not a valid combination under {rules!r}")
+    return 0
 
 
-cdef object _position(Position* p, hand, last, rules):
-    """Fill p from the public arguments and return the ``Rules``; raise the
-    typed error for bad input."""
-    rules = _rules_of(rules)
-    if type(hand) is _Hand and hand._decks <= rules.decks and (
-            last is None or (type(last) is _Move and last._info != 0)):
-        p.hand = hand._word
-        p.flags = rules._flags
-        if last is None:
-            p.last_cards = p.last_info = 0
-        else:
-            p.last_cards = last._cards
-            p.last_info = last._info
-    else:
-        p.hand, p.last_cards, p.last_info, p.flags = _slow_position(hand, last, rules)
-    if not valid_hand(p.hand, p.flags):
-        raise InvalidCardsError(f"{hand!r} has more cards of a rank than the deck holds")
-    if p.last_info != 0 and not valid_reading(p.last_cards, p.last_info, p.flags):
-        raise InvalidMoveError(f"the move to beat {last!r} is not a valid combination under {rules!r}")
-    return rules
+def _moves(type cls, u64 hand, u64 lc, u64 li, int flags, rules, shown_hand, shown_last):
+    """The legal moves of a position given as words, as a ``cls`` (a
+    ``MoveList`` class) whose moves carry ``rules``.  ``lc``, ``li``: the
+    move to beat (0, 0 = a free lead); ``shown_*``: the caller's arguments,
+    named by the errors (``InvalidCardsError``, ``InvalidMoveError``)."""
+    _check(hand, lc, li, flags, shown_hand, shown_last, rules)
+    cdef Py_ssize_t n = _generate(hand, lc, li, flags)
+    return MoveList._wrap(cls, _scratch, n, rules)
 
 
-def legal_moves(hand, last=None, rules=None):
-    """Every legal move of ``hand`` (docs/rules.md §2-3), as a ``MoveList``.
-
-    ``hand``: a ``Hand``, card text or card word.  ``last``: the move to beat
-    (a ``Move``, move text, or bare cards with one reading); ``None`` is a
-    free lead, where pass is not legal.  When following, the pass move comes
-    first.  After the rocket only pass is legal.  ``rules``: a ``Rules`` or
-    a preset name (default: docs/rules.md's); the moves carry it.
-
-    Raises ``InvalidCardsError`` for a bad hand, ``InvalidMoveError`` (or
-    its subclass ``AmbiguousMoveError``) for a bad ``last`` and
-    ``InvalidRulesError`` for bad ``rules``.
-    """
-    cdef Position p
-    rules = _position(&p, hand, last, rules)
-    cdef Py_ssize_t n = _generate(p.hand, p.last_cards, p.last_info, p.flags)
-    return MoveList._wrap(_scratch, n, rules)
-
-
-def legal_moves_array(hand, last=None, rules=None):
-    """``legal_moves`` as a ``MOVE_DTYPE`` array of shape ``(n,)`` (fields
-    ``cards`` and ``info``, uint64).  Same arguments and errors."""
-    cdef Position p
-    _position(&p, hand, last, rules)
-    cdef Py_ssize_t n = _generate(p.hand, p.last_cards, p.last_info, p.flags)
+def _moves_array(u64 hand, u64 lc, u64 li, int flags, rules, shown_hand, shown_last):
+    """``_moves`` as a ``MOVE_DTYPE`` array of shape ``(n,)``."""
+    _check(hand, lc, li, flags, shown_hand, shown_last, rules)
+    cdef Py_ssize_t n = _generate(hand, lc, li, flags)
     return records_to_array(_scratch, n)
 
 
-def count_moves(hand, last=None, rules=None):
-    """How many legal moves ``hand`` has (nothing is stored).  Same
-    arguments and errors as ``legal_moves``."""
-    cdef Position p
-    _position(&p, hand, last, rules)
-    return generate(p.hand, p.last_cards, p.last_info, p.flags, NULL, 0)
+def _count(u64 hand, u64 lc, u64 li, int flags, rules, shown_hand, shown_last):
+    """How many legal moves ``_moves`` would list (nothing is stored)."""
+    _check(hand, lc, li, flags, shown_hand, shown_last, rules)
+    return generate(hand, lc, li, flags, NULL, 0)
 
 
 cdef MoveRec _EMPTY[1]
+cdef tuple _NO_ARGS = ()
+
+
+def _pair(cards, info, rules):
+    """A move of the codes-only ``MoveList``: its (card word, info word)."""
+    return (cards, info)
 
 
 cdef class MoveList:
     """The legal moves of a position, in the kernel's deterministic order.
 
-    Immutable and re-iterable: ``len``, ``bool``, ``in`` (a ``Move`` or move
-    text), indexing and slicing, ``count()``.  ``codes`` is a read-only
-    zero-copy ``MOVE_DTYPE`` view (shape ``(n,)``: ``cards``, ``info``
-    uint64) of the records the list holds; ``Move`` objects are made only
-    when iterated or indexed.  ``MoveList(codes)`` copies a ``MOVE_DTYPE`` array.
+    Immutable and re-iterable: ``len``, ``bool``, ``in``, indexing and
+    slicing, ``count()``.  ``codes`` is a read-only zero-copy ``MOVE_DTYPE``
+    view (shape ``(n,)``: ``cards``, ``info`` uint64) of the records the list
+    holds; items are made by the class's ``_move(cards, info, rules)`` only
+    when iterated or indexed ((cards, info) pairs here; ``Move`` objects in
+    ``ddzcore.moves.MoveList``).  ``MoveList(codes, flags, rules)`` copies a
+    ``MOVE_DTYPE`` array, checking each record under the rule ``flags``;
+    ``rules`` is what the moves carry.
     """
+
+    _move = staticmethod(_pair)
 
     def __cinit__(self):
         self._recs = NULL
         self._n = 0
 
-    def __init__(self, codes, rules=None):
+    def __init__(self, codes, int flags=0, rules=None):
         cdef Py_ssize_t i
         cdef MoveRec* recs
-        rules = _rules_of(rules)
         if not isinstance(codes, np.ndarray) or codes.dtype != MOVE_DTYPE or codes.ndim != 1:
             raise InvalidArgumentError(f"codes must be a 1-d MOVE_DTYPE array, not {codes!r}")
         arr = np.ascontiguousarray(codes)
         recs = <MoveRec*>cnp.PyArray_DATA(<cnp.ndarray>arr)
         for i in range(arr.shape[0]):
-            if recs[i].info != 0 and not valid_reading(recs[i].cards, recs[i].info, rules._flags) \
+            if recs[i].info != 0 and not valid_reading(recs[i].cards, recs[i].info, flags) \
                     or recs[i].info == 0 and recs[i].cards != 0:
                 raise InvalidMoveError(f"codes[{i}] is not a valid move record under {rules!r}")
+        free(self._recs)
+        self._recs = NULL
         self._copy_from(recs, arr.shape[0])
         self.rules = rules
 
@@ -180,10 +137,16 @@ cdef class MoveList:
         return 0
 
     @staticmethod
-    cdef MoveList _wrap(MoveRec* recs, Py_ssize_t n, rules):
-        cdef MoveList ml = MoveList.__new__(MoveList)
-        ml._copy_from(recs, n)
+    cdef MoveList _new(type cls, rules):
+        """An empty ``cls`` (a subclass of this one) without calling ``__init__``."""
+        cdef MoveList ml = <MoveList>(<PyTypeObject*>cls).tp_new(cls, <PyObject*>_NO_ARGS, NULL)
         ml.rules = rules
+        return ml
+
+    @staticmethod
+    cdef MoveList _wrap(type cls, MoveRec* recs, Py_ssize_t n, rules):
+        cdef MoveList ml = MoveList._new(cls, rules)
+        ml._copy_from(recs, n)
         return ml
 
     @property
@@ -221,8 +184,9 @@ cdef class MoveList:
 
     def __iter__(self):
         cdef Py_ssize_t i
+        make = self._move
         for i in range(self._n):
-            yield _make_move(self._recs[i].cards, self._recs[i].info, self.rules)
+            yield make(self._recs[i].cards, self._recs[i].info, self.rules)
 
     def __getitem__(self, i):
         cdef Py_ssize_t k, start, stop, step, length
@@ -230,8 +194,7 @@ cdef class MoveList:
         if isinstance(i, slice):
             start, stop, step = i.indices(self._n)
             length = len(range(start, stop, step))
-            out = MoveList.__new__(MoveList)
-            out.rules = self.rules
+            out = MoveList._new(type(self), self.rules)
             if length:
                 out._recs = <MoveRec*>malloc(length * sizeof(MoveRec))
                 if out._recs == NULL:
@@ -245,23 +208,24 @@ cdef class MoveList:
             k += self._n
         if not 0 <= k < self._n:
             raise IndexError(f"move index {i} out of range for {self._n} moves")
-        return _make_move(self._recs[k].cards, self._recs[k].info, self.rules)
+        return self._move(self._recs[k].cards, self._recs[k].info, self.rules)
 
-    def __contains__(self, move):
+    def _has(self, u64 cards, u64 info):
+        """Whether the list holds the record (cards, info)."""
         cdef Py_ssize_t i
-        cdef u64 cards, info
-        if isinstance(move, str):
-            try:
-                move = _Move.parse(move, self.rules)
-            except InvalidMoveError:
-                return False
-        if not isinstance(move, _Move):
-            return False
-        cards, info = move.codes
         for i in range(self._n):
             if self._recs[i].cards == cards and self._recs[i].info == info:
                 return True
         return False
+
+    def __contains__(self, move):
+        """Whether ``move``, a (cards, info) pair of ints, is in the list."""
+        if not isinstance(move, tuple) or len(move) != 2:
+            return False
+        try:
+            return self._has(move[0], move[1])
+        except (TypeError, OverflowError):
+            return False
 
     def __eq__(self, other):
         if not isinstance(other, MoveList):

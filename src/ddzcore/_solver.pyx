@@ -27,10 +27,12 @@ from libc.stdint cimport int8_t, uint8_t, int16_t, int32_t, uint32_t, int64_t
 
 from ddzcore.bits cimport *
 from ddzcore._kernel cimport generate
-from ddzcore._state cimport State, Undo, Buf, buf_reserve, push, pop, is_over, MAX_PLIES
+from ddzcore._state cimport State, Undo, Buf, buf_reserve, push, pop, is_over, state_set, MAX_PLIES
 
 cimport numpy as cnp
 import numpy as np
+
+from ddzcore._errors import ConcurrentUseError
 
 cnp.import_array()
 
@@ -520,7 +522,7 @@ cdef class Search:
     documents the results.  Values are the landlord's (win/loss: +1 / -1;
     score: stakes); ``None`` when a call ran out of time.  Every call
     releases the GIL; one object must not be used by two threads at once
-    (``RuntimeError``).
+    (``ConcurrentUseError``, a ``RuntimeError``).
 
     ``Search(hands, landlord, turn, last_cards, last_info, owner, flags,
     bombs, landlord_plays, farmer_plays, score, tt_entries)``: ``hands`` the
@@ -536,19 +538,12 @@ cdef class Search:
 
     def __init__(self, hands, int landlord, int turn, u64 last_cards, u64 last_info, int owner, int flags,
                  int bombs, int landlord_plays, int farmer_plays, bint score, u64 tt_entries):
-        self.s.hand[0] = hands[0]
-        self.s.hand[1] = hands[1]
-        self.s.hand[2] = hands[2]
-        self.s.last_cards = last_cards
-        self.s.last_info = last_info
-        self.s.flags = flags
-        self.s.ply = 0
-        self.s.turn = turn
-        self.s.owner = owner
-        self.s.landlord = landlord
-        self.s.bombs = bombs
-        self.s.landlord_plays = landlord_plays
-        self.s.farmer_plays = farmer_plays
+        cdef u64 words[3]
+        cdef int i
+        for i in range(3):
+            words[i] = hands[i]
+        state_set(&self.s, words, 3, last_cards, last_info, flags, turn, owner, landlord, -1, bombs,
+                  landlord_plays, farmer_plays)
         ctx_free(&self.c)
         ctx_init(&self.c, score, tt_entries)
         self.seconds = 0
@@ -563,7 +558,8 @@ cdef class Search:
 
     cdef int start(self, double timeout) except -1:
         if self.busy:
-            raise RuntimeError("this Search is running in another thread")
+            raise ConcurrentUseError("this search is running in another thread: give each thread its own "
+                                     "solve() result")
         self.busy = True
         self.c.aborted = False
         self.c.deadline = ddz_now() + timeout if timeout > 0 else 0

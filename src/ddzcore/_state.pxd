@@ -49,6 +49,7 @@ pass of the round clears the move to beat, so the owner leads freely.
 """
 
 from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, int32_t, int64_t, uint64_t
+from libc.string cimport memset
 
 from ddzcore.bits cimport (u64, MoveRec, C_PASS, C_JOKER_BOMB, F_TWO_DECKS, info_combo, is_bomb_combo,
                            card_total)
@@ -279,3 +280,78 @@ cdef class PlayState:
     cdef readonly object rules
     # Check (cards, info) is legal (IllegalMoveError otherwise) and push it.
     cdef int _push(self, u64 cards, u64 info) except -1
+
+
+# *s set to a position: the n hands (3 or 5 seats), the move to beat
+# (0, 0 = a free lead) and its owner (-1 before any), the seat to move, the
+# landlord and its partner (-1: none), the bookkeeping counters, ply 0.
+# Zeroes the whole struct first, so no field is left over.  Every place
+# that builds a State from its parts (PlayState, the solver's Search, the
+# random and bot games) goes through here.
+cdef inline void state_set(State* s, const u64* hands, int n, u64 last_cards, u64 last_info, int flags,
+                           int turn, int owner, int landlord, int partner, int bombs, int landlord_plays,
+                           int farmer_plays) noexcept nogil:
+    cdef int i
+    memset(s, 0, sizeof(State))
+    for i in range(n):
+        s.hand[i] = hands[i]
+    s.last_cards = last_cards
+    s.last_info = last_info
+    s.flags = flags
+    s.turn = turn
+    s.owner = owner
+    s.landlord = landlord
+    s.partners = (1 << partner) if partner >= 0 else 0
+    s.extra_seats = n - 3
+    s.bombs = bombs
+    s.landlord_plays = landlord_plays
+    s.farmer_plays = farmer_plays
+
+
+# One whole game's results, as simulate (_state) and the bot games
+# (_botplay) report them; game_init sets the fields a game may not reach
+# (no partner, no wild rank, no soft bombs, no show, no doubling, calls all
+# NO_ACTION = 255).
+cdef struct GameOut:
+    u64 hands[5]        # at the start of play (the landlord's with the bottom cards)
+    u64 bottom
+    int8_t partner      # five players: the hidden landlord, -1 when the open landlord is alone
+    uint8_t marked      # five players: the marked card's id (copy * 54 + card)
+    int8_t wild         # the wild rank index, -1 without laizi
+    uint8_t soft        # soft bombs played (laizi, docs/rules.md §7)
+    uint16_t redeals
+    uint16_t turns
+    int8_t landlord
+    int8_t winner
+    int8_t first
+    uint8_t base
+    uint8_t robs
+    uint8_t bombs
+    uint8_t spring
+    uint8_t anti
+    uint8_t calls[4]    # the last deal's calling decisions (flow.pxd values), NO_ACTION after
+    uint8_t shows[3]    # each seat's show multiplier (0: no show)
+    uint8_t doubles[3]  # each seat's doubling factor (1 or 2)
+
+
+cdef inline void game_init(GameOut* g) noexcept nogil:
+    memset(g, 0, sizeof(GameOut))
+    g.partner = -1
+    g.wild = -1
+    memset(g.calls, 255, 4)
+    memset(g.doubles, 1, 3)
+
+
+# The result columns of n games of `players` seats (a dict of NumPy arrays,
+# ``cols``: every key simulate and the bot games report), filled row by
+# row from GameOut records without the GIL.
+cdef class Columns:
+    cdef readonly dict cols
+    cdef int players
+    cdef int8_t[::1] landlord, winner, first, partner, wild
+    cdef uint16_t[::1] redeals, turns
+    cdef uint8_t[::1] base, robs, bombs, spring, anti, marked, soft
+    cdef u64[::1] bottom
+    cdef u64[:, ::1] hands
+    cdef uint8_t[:, ::1] calls, shows, doubles
+    cdef void put(self, Py_ssize_t i, const GameOut* g) noexcept nogil

@@ -4,7 +4,9 @@
 The C side (``State``, ``Undo``, ``push``, ``pop``, ``legal``, the PRNG) is
 declared in ``_state.pxd`` so other Cython modules can ``cimport`` it; this
 module adds the exported ``state_perft`` and ``deal``, the random game loop
-behind ``simulate`` and the ``PlayState`` Python wrapper.  Nothing in the
+behind ``simulate`` and its result ``Columns``, and ``PlayState``, whose
+moves cross as integer codes (``ddzcore.search.PlayState`` subclasses it
+for ``Hand``, ``Move`` and ``Rules``; this module imports no Python layer).  Nothing in the
 search and self-play loops allocates: moves go into buffers made once per
 call (grown, never per move, if a position has more moves than they hold).
 """
@@ -20,18 +22,14 @@ from ddzcore._movelist cimport MoveList
 
 cimport numpy as cnp
 
-import dataclasses
-
 import numpy as np
 
 cnp.import_array()
 
-from ddzcore._errors import (IllegalMoveError, InvalidArgumentError, InvalidDealError, InvalidMoveError,
+from ddzcore._errors import (IllegalMoveError, InvalidArgumentError, InvalidCardsError, InvalidDealError, InvalidMoveError,
                             InvalidRulesError, InvalidStateError, MoveIndexError)
-from ddzcore.generate import _hand_word, _last_codes
 from ddzcore._kernel import MOVE_DTYPE
-from ddzcore.moves import Move
-from ddzcore.rules import Rules
+from ddzcore._movelist import _pair
 
 #: Bytes of one native ``State`` (a copy is a copy of this many bytes).
 STATE_BYTES = sizeof(State)
@@ -54,8 +52,6 @@ cdef packed struct MoveOut:
     int8_t seat
 
 assert RECORD_DTYPE.itemsize == sizeof(MoveOut)
-
-_STANDARD = Rules()
 
 #: The flow-action table of ``ddzcore/flow.pxd`` (name -> value), which
 #: ``ddzcore.game.Action`` and ``ddzcore.five.FiveAction`` mirror.
@@ -217,26 +213,6 @@ cdef struct Flow:
     int five            # 1: five players, two decks (docs/rules.md §8; flags has F_TWO_DECKS)
 
 
-cdef struct GameOut:
-    u64 hands[5]        # at the start of play (the landlord's with the bottom cards)
-    u64 bottom
-    int8_t partner      # five players: the hidden landlord, -1 when the open landlord is alone
-    uint8_t marked      # five players: the marked card's id (copy * 54 + card)
-    int8_t wild         # the wild rank index, -1 without laizi
-    uint8_t soft        # soft bombs played (laizi, docs/rules.md §7)
-    uint16_t redeals
-    uint16_t turns
-    int8_t landlord
-    int8_t winner
-    int8_t first
-    uint8_t base
-    uint8_t robs
-    uint8_t bombs
-    uint8_t spring
-    uint8_t anti
-    uint8_t calls[4]    # the last deal's calling decisions (flow.pxd values), NO_ACTION after
-
-
 cdef struct Rec:
     MoveOut* p
     Py_ssize_t n
@@ -318,16 +294,7 @@ cdef inline int random_step(State* s, Rng* r, Buf* b, u64* cards, u64* info) noe
 cdef void start_play(State* s, const u64* hands, int n, int flags, int landlord, int partner) noexcept nogil:
     """*s at the first lead of a deal: `n` hands, the landlord (with the bottom
     cards already in its hand) to move, nothing played yet."""
-    cdef int i
-    memset(s, 0, sizeof(State))
-    for i in range(n):
-        s.hand[i] = hands[i]
-    s.flags = flags
-    s.turn = landlord
-    s.owner = -1
-    s.landlord = landlord
-    s.partners = (1 << partner) if partner >= 0 else 0
-    s.extra_seats = n - 3
+    state_set(s, hands, n, 0, 0, flags, landlord, -1, landlord, partner, 0, 0, 0)
 
 
 cdef int random_game(Rng* r, const Flow* f, Buf* b, Rec* rec, GameOut* g) noexcept nogil:
@@ -337,11 +304,7 @@ cdef int random_game(Rng* r, const Flow* f, Buf* b, Rec* rec, GameOut* g) noexce
     cdef int landlord, i, partner = -1, flags = f.flags
     cdef u64 cards, info
     cdef MoveOut* grown
-    g.redeals = 0
-    g.partner = -1
-    g.marked = 0
-    g.wild = -1
-    g.soft = 0
+    game_init(g)
     if f.five:
         # docs/rules.md §8: no calling; the marked card names the landlords (reveal and doubling left out)
         g.marked = deal_five(r, g.hands, &g.bottom, &landlord, &partner)
@@ -425,6 +388,74 @@ cdef inline uint64_t game_seed(uint64_t seed, uint64_t game) noexcept nogil:
     return splitmix64(&x)
 
 
+cdef class Columns:
+    """The result columns of ``n`` games of ``players`` seats (``cols``, a
+    dict of NumPy arrays of ``n`` rows), filled by ``put`` from ``GameOut``
+    records; the keys and dtypes ``SelfPlay`` and ``ddzcore.tools.botsim``
+    document: landlord, winner, first_caller, partner, wild (int8),
+    redeals, turns (uint16), base, robs, bombs, marked, soft_bombs (uint8),
+    spring, anti_spring (bool), bottom (uint64), hands (uint64, (n,
+    players)), calls (uint8, (n, 4)), shows, doubles (uint8, (n, 3)))."""
+
+    def __init__(self, Py_ssize_t n, int players):
+        self.players = players
+        self.cols = cols = {
+            "landlord": np.empty(n, np.int8),
+            "winner": np.empty(n, np.int8),
+            "first_caller": np.empty(n, np.int8),
+            "redeals": np.empty(n, np.uint16),
+            "base": np.empty(n, np.uint8),
+            "robs": np.empty(n, np.uint8),
+            "bombs": np.empty(n, np.uint8),
+            "spring": np.empty(n, np.bool_),
+            "anti_spring": np.empty(n, np.bool_),
+            "turns": np.empty(n, np.uint16),
+            "calls": np.empty((n, 4), np.uint8),
+            "hands": np.empty((n, players), np.uint64),
+            "bottom": np.empty(n, np.uint64),
+            "partner": np.empty(n, np.int8),
+            "marked": np.empty(n, np.uint8),
+            "wild": np.empty(n, np.int8),
+            "soft_bombs": np.empty(n, np.uint8),
+            "shows": np.empty((n, 3), np.uint8),
+            "doubles": np.empty((n, 3), np.uint8),
+        }
+        self.landlord, self.winner, self.first = cols["landlord"], cols["winner"], cols["first_caller"]
+        self.partner, self.wild = cols["partner"], cols["wild"]
+        self.redeals, self.turns = cols["redeals"], cols["turns"]
+        self.base, self.robs, self.bombs = cols["base"], cols["robs"], cols["bombs"]
+        self.spring, self.anti = cols["spring"].view(np.uint8), cols["anti_spring"].view(np.uint8)
+        self.marked, self.soft = cols["marked"], cols["soft_bombs"]
+        self.bottom, self.hands = cols["bottom"], cols["hands"]
+        self.calls, self.shows, self.doubles = cols["calls"], cols["shows"], cols["doubles"]
+
+    cdef void put(self, Py_ssize_t i, const GameOut* g) noexcept nogil:
+        """Row i from *g."""
+        cdef int k
+        self.landlord[i] = g.landlord
+        self.winner[i] = g.winner
+        self.first[i] = g.first
+        self.partner[i] = g.partner
+        self.wild[i] = g.wild
+        self.redeals[i] = g.redeals
+        self.turns[i] = g.turns
+        self.base[i] = g.base
+        self.robs[i] = g.robs
+        self.bombs[i] = g.bombs
+        self.spring[i] = g.spring
+        self.anti[i] = g.anti
+        self.marked[i] = g.marked
+        self.soft[i] = g.soft
+        self.bottom[i] = g.bottom
+        for k in range(self.players):
+            self.hands[i, k] = g.hands[k]
+        for k in range(4):
+            self.calls[i, k] = g.calls[k]
+        for k in range(3):
+            self.shows[i, k] = g.shows[k]
+            self.doubles[i, k] = g.doubles[k]
+
+
 def _simulate(Py_ssize_t n_games, uint64_t seed, int flags, bint points, bint rob_back,
               int max_redeals, bint record, uint64_t first_game, bint laizi=False, int players=3):
     """Kernel of ``ddzcore.search.simulate`` (which documents it): a dict of
@@ -446,34 +477,7 @@ def _simulate(Py_ssize_t n_games, uint64_t seed, int flags, bint points, bint ro
     f.points = points
     f.rob_back = rob_back
     f.max_redeals = max_redeals
-    cols = {
-        "landlord": np.empty(n_games, np.int8),
-        "winner": np.empty(n_games, np.int8),
-        "first_caller": np.empty(n_games, np.int8),
-        "redeals": np.empty(n_games, np.uint16),
-        "base": np.empty(n_games, np.uint8),
-        "robs": np.empty(n_games, np.uint8),
-        "bombs": np.empty(n_games, np.uint8),
-        "spring": np.empty(n_games, np.bool_),
-        "anti_spring": np.empty(n_games, np.bool_),
-        "turns": np.empty(n_games, np.uint16),
-        "calls": np.empty((n_games, 4), np.uint8),
-        "hands": np.empty((n_games, players), np.uint64),
-        "bottom": np.empty(n_games, np.uint64),
-        "partner": np.empty(n_games, np.int8),
-        "marked": np.empty(n_games, np.uint8),
-        "wild": np.empty(n_games, np.int8),
-        "soft_bombs": np.empty(n_games, np.uint8),
-    }
-    cdef int8_t[::1] c_landlord = cols["landlord"], c_winner = cols["winner"], c_first = cols["first_caller"]
-    cdef uint16_t[::1] c_redeals = cols["redeals"], c_turns = cols["turns"]
-    cdef uint8_t[::1] c_base = cols["base"], c_robs = cols["robs"], c_bombs = cols["bombs"]
-    cdef uint8_t[::1] c_spring = cols["spring"].view(np.uint8), c_anti = cols["anti_spring"].view(np.uint8)
-    cdef u64[:, ::1] c_hands = cols["hands"]
-    cdef uint8_t[:, ::1] c_calls = cols["calls"]
-    cdef u64[::1] c_bottom = cols["bottom"]
-    cdef int8_t[::1] c_partner = cols["partner"], c_wild = cols["wild"]
-    cdef uint8_t[::1] c_marked = cols["marked"], c_soft = cols["soft_bombs"]
+    cdef Columns c = Columns(n_games, players)
     offsets = np.zeros(n_games + 1 if record else 0, np.int64)
     cdef int64_t[::1] c_off = offsets
     b.p = NULL
@@ -495,31 +499,14 @@ def _simulate(Py_ssize_t n_games, uint64_t seed, int flags, bint points, bint ro
             if random_game(&r, &f, &b, &rec if record else NULL, &g) < 0:
                 err = 1
                 break
-            c_landlord[i] = g.landlord
-            c_winner[i] = g.winner
-            c_first[i] = g.first
-            c_redeals[i] = g.redeals
-            c_base[i] = g.base
-            c_robs[i] = g.robs
-            c_bombs[i] = g.bombs
-            c_spring[i] = g.spring
-            c_anti[i] = g.anti
-            c_turns[i] = g.turns
-            for k in range(players):
-                c_hands[i, k] = g.hands[k]
-            c_bottom[i] = g.bottom
-            c_partner[i] = g.partner
-            c_marked[i] = g.marked
-            c_wild[i] = g.wild
-            c_soft[i] = g.soft
-            for k in range(4):
-                c_calls[i, k] = g.calls[k]
+            c.put(i, &g)
             if record:
                 c_off[i + 1] = rec.n
     free(b.p)
     if err:
         free(rec.p)
         raise MemoryError()
+    cols = c.cols
     if record:  # the records' block becomes the array: no copy
         cols["moves"] = adopt_block(RECORD_DTYPE, rec.p, rec.n, sizeof(MoveOut))
         cols["offsets"] = offsets
@@ -629,64 +616,60 @@ cdef bint state_legal_move(const State* s, u64 cards, u64 info) noexcept nogil:
     return s.last_info == 0 or beats(cards, info, s.last_cards, s.last_info, s.flags)
 
 
+def _deal(seed, landlord, int decks):
+    """A random deal, the same for the same ``seed`` (int in 0..2**64-1) on
+    every platform, as (card words per seat, landlord, partner or None).
+    One deck: 17 cards each, the 3 bottom cards to ``landlord`` (None: 0).
+    Two decks (docs/rules.md §8): 21 cards each and a marked card drawn
+    among the dealt non-jokers; its holder is the landlord and takes the
+    bottom, the twin's holder is the partner (``landlord`` must be None: the
+    deal decides).  Raises ``InvalidStateError`` for a bad ``landlord``,
+    ``InvalidArgumentError`` for a bad ``seed``."""
+    cdef Rng r
+    cdef u64 hands[5]
+    cdef u64 bottom
+    cdef int ll, pt = -1
+    rng_seed(&r, u64_arg(seed, "seed", InvalidArgumentError))
+    if decks == 2:
+        if landlord is not None:
+            raise InvalidStateError("with two decks the marked card decides the landlord: give no landlord")
+        deal_five(&r, hands, &bottom, &ll, &pt)
+    else:
+        ll = seat_arg(0 if landlord is None else landlord, "landlord")
+        deal(&r, hands, &bottom)
+    hands[ll] += bottom
+    return [hands[i] for i in range(5 if decks == 2 else 3)], ll, None if pt < 0 else pt
+
+
 cdef class PlayState:
     """The play phase of a game, held natively: three players with one deck
     (docs/rules.md §3) or five players with two decks (五人斗地主, docs/rules.md §8).
 
-    ``PlayState(hands, landlord=0, turn=None, last=None, owner=None, rules=None,
-    *, bombs=0, landlord_plays=0, farmer_plays=0, partner=None)``:
-
-    - ``hands``: three hands with one-deck rules, five with two-deck rules
-      (``Hand``, card text or card words), seats in turn order (the next
-      seat after s is (s + 1) mod seats); all open.
-    - ``landlord``: the landlord's seat (five players: the open landlord,
-      明地主); ``turn``: the seat to move (default: the landlord, who leads
-      the first trick).
-    - ``last``: the move to beat (``Move`` or move text; ``None`` = a free
-      lead) and ``owner``, the seat that played it (default: the seat before
-      ``turn``; the passes since then follow from the seats).
-    - ``rules``: a ``Rules`` or preset name: one deck (move generation
-      switches, and the laizi wild rank ``Rules.wild``, docs/rules.md §7) or
-      two decks (``Rules(decks=2)``, five players, no wild cards).
-    - ``bombs``, ``landlord_plays``, ``farmer_plays``: bookkeeping carried
-      in from earlier play (bombs that double the multiplier; non-pass
-      moves of the landlord side / of the farmers) for the multiplier and
-      spring (docs/rules.md §3, §6, §8).
-    - ``partner``: five players only, the hidden landlord's seat (暗地主,
-      who holds the marked card's twin), ``None`` when the open landlord
-      plays alone.
-
-    The state is a ``STATE_BYTES``-byte C struct; ``copy()`` copies it.
-    ``push``/``pop`` make and undo moves (python-chess style: ``pop``
-    undoes the last ``push``); moves also cross as integer codes:
-    ``legal_moves_into(buf)`` fills a reusable ``MOVE_DTYPE`` array and
-    ``push_codes(cards, info)`` / ``push_index(i)`` play without ``Move``
-    objects.  Five-player play is by ranks: which concrete copy of the
-    marked card a move holds is ``FiveGame``'s business, not the state's.
-
-    Raises ``InvalidCardsError`` for a bad hand, ``InvalidDealError`` when the
-    hands (with the move to beat) exceed the deck(s) or a seat other than the
-    owner of the last move has no cards, ``InvalidMoveError`` for a bad
-    ``last``, ``InvalidStateError`` for bad seats or counts (or a hand count
-    that does not match the rules).  Unpickling checks everything it restores the
-    same way, the undo history too (each step must be a legal move of the
-    position before it), and raises ``InvalidStateError``.
+    The compiled half of ``ddzcore.search.PlayState``: everything crosses it
+    as integer codes.  ``PlayState(words, landlord=0, turn=None, last=(0, 0),
+    owner=None, flags=0, rules=None, *, bombs=0, landlord_plays=0,
+    farmer_plays=0, partner=None)`` takes the hands as card words, the move
+    to beat as its (card word, info word) and the rule ``flags`` (the
+    kernel's flag word; ``F_TWO_DECKS`` means five seats); ``rules`` is only
+    carried (``.rules``).  Moves come out through the class's
+    ``_move(cards, info, rules)`` ((cards, info) pairs here, ``Move`` in the
+    subclass) and ``legal_moves`` makes a ``_move_list``.  The public
+    subclass parses hands, moves and ``Rules``; see its docstring for the
+    arguments, the methods and the errors.
     """
 
-    def __init__(self, hands, landlord=0, turn=None, last=None, owner=None, rules=None, *,
+    _move = staticmethod(_pair)
+    _move_list = MoveList
+
+    def __init__(self, words, landlord=0, turn=None, last=(0, 0), owner=None, int flags=0, rules=None, *,
                  bombs=0, landlord_plays=0, farmer_plays=0, partner=None):
-        cdef int i, ns, decks
-        rules = Rules.coerce(rules)
-        decks = rules.decks
-        ns = 3 if decks == 1 else 5
-        try:
-            hands = list(hands) if not isinstance(hands, (str, bytes)) else None
-        except TypeError:
-            hands = None
-        if hands is None or len(hands) != ns:
-            raise InvalidStateError(f"hands must be a sequence of {ns} hands (seats 0-{ns - 1}, "
-                                    f"{decks} deck{'s' if decks > 1 else ''}), not {hands!r}")
-        words = [_hand_word(h, rules) for h in hands]
+        cdef int i, decks = 2 if flags & F_TWO_DECKS else 1
+        cdef int ns = 3 if decks == 1 else 5
+        cdef u64 lc, li
+        cdef u64 hands[5]
+        words = [u64_arg(w, "a card word", InvalidCardsError) for w in words]
+        if len(words) != ns:
+            raise InvalidStateError(f"{len(words)} hands: {decks} deck{'s' if decks > 1 else ''} need {ns}")
         ll = seat_arg(landlord, "landlord", ns)
         t = ll if turn is None else seat_arg(turn, "turn", ns)
         pt = -1
@@ -696,7 +679,7 @@ cdef class PlayState:
             pt = seat_arg(partner, "partner", ns)
             if pt == ll:
                 raise InvalidStateError(f"partner {pt} is the landlord itself: give partner=None for a lone landlord")
-        lc, li = _last_codes(last, rules)
+        lc, li = u64_arg(last[0], "last cards"), u64_arg(last[1], "last info")
         if li == 0:
             if owner is not None:
                 o = seat_arg(owner, "owner", ns)
@@ -721,21 +704,9 @@ cdef class PlayState:
             if words[i] == 0 and i != o:
                 raise InvalidDealError(f"seat {i} has no cards but did not play the last move: "
                                        f"the game would already be over")
-        memset(&self.st, 0, sizeof(State))
         for i in range(ns):
-            self.st.hand[i] = words[i]
-        self.st.last_cards = lc
-        self.st.last_info = li
-        self.st.flags = rules.flags
-        self.st.ply = 0
-        self.st.turn = t
-        self.st.owner = o
-        self.st.landlord = ll
-        self.st.bombs = bombs
-        self.st.landlord_plays = landlord_plays
-        self.st.farmer_plays = farmer_plays
-        self.st.partners = (1 << pt) if pt >= 0 else 0
-        self.st.extra_seats = ns - 3
+            hands[i] = words[i]
+        state_set(&self.st, hands, ns, lc, li, flags, t, o, ll, pt, bombs, landlord_plays, farmer_plays)
         self.rules = rules
         self.nhist = 0
         if not state_ok(&self.st):
@@ -744,39 +715,7 @@ cdef class PlayState:
     def __dealloc__(self):
         free(self.hist)
 
-    @classmethod
-    def deal(cls, seed, landlord=None, rules=None):
-        """A random deal, the same for the same ``seed`` (int in 0..2**64-1)
-        on every platform.  One deck: 17 cards each, the 3 bottom cards to
-        ``landlord`` (default 0).  Two decks (``Rules(decks=2)``, docs/rules.md
-        §8): 21 cards each and a marked card drawn among the dealt
-        non-jokers; its holder is the landlord and takes the bottom, the
-        twin's holder is the ``partner`` (give no ``landlord``: the deal
-        decides).  Raises ``InvalidStateError`` for a bad ``landlord``."""
-        cdef Rng r
-        cdef u64 hands[5]
-        cdef u64 bottom
-        cdef int ll, pt
-        rules = Rules.coerce(rules)
-        rng_seed(&r, u64_arg(seed, "seed", InvalidArgumentError))
-        if rules.decks == 2:
-            if landlord is not None:
-                raise InvalidStateError("with two decks the marked card decides the landlord: give no landlord")
-            deal_five(&r, hands, &bottom, &ll, &pt)
-            hands[ll] += bottom
-            return cls([hands[i] for i in range(5)], ll, rules=rules, partner=None if pt < 0 else pt)
-        ll = seat_arg(0 if landlord is None else landlord, "landlord")
-        deal(&r, hands, &bottom)
-        hands[ll] += bottom
-        return cls([hands[0], hands[1], hands[2]], ll, rules=rules)
-
     # -- reading the position ---------------------------------------------
-    @property
-    def hands(self):
-        """The three hands, a tuple of ``Hand``."""
-        from ddzcore.cards import Hand
-        return tuple(Hand._trusted(self.st.hand[i], self.rules.decks) for i in range(seats(&self.st)))
-
     @property
     def hand_words(self):
         """The hands as card words (ints), one per seat."""
@@ -820,7 +759,7 @@ cdef class PlayState:
     @property
     def last(self):
         """The move to beat (``Move``), ``None`` on a free lead."""
-        return None if self.st.last_info == 0 else Move._from_codes(self.st.last_cards, self.st.last_info, self.rules)
+        return None if self.st.last_info == 0 else self._move(self.st.last_cards, self.st.last_info, self.rules)
 
     @property
     def last_codes(self):
@@ -893,7 +832,8 @@ cdef class PlayState:
     @property
     def move_stack(self):
         """The moves ``pop`` can undo, oldest first (a list of ``Move``)."""
-        return [Move._from_codes(self.hist[i].cards, self.hist[i].info, self.rules) for i in range(self.nhist)]
+        make = self._move
+        return [make(self.hist[i].cards, self.hist[i].info, self.rules) for i in range(self.nhist)]
 
     # -- moves ----------------------------------------------------------------
     def legal_moves(self):
@@ -903,10 +843,10 @@ cdef class PlayState:
         cdef MoveRec* p
         cdef Py_ssize_t n = legal(&self.st, buf, MAX_MOVES)
         if n <= MAX_MOVES:
-            return MoveList._wrap(buf, n, self.rules)
+            return MoveList._wrap(self._move_list, buf, n, self.rules)
         p = legal_block(&self.st, n)
         try:
-            return MoveList._wrap(p, n, self.rules)
+            return MoveList._wrap(self._move_list, p, n, self.rules)
         finally:
             free(p)
 
@@ -936,7 +876,7 @@ cdef class PlayState:
                 raise InvalidMoveError(f"({cards:#x}, {info:#x}) is not a valid move record under these rules")
             if info_combo(info) == C_PASS:
                 raise IllegalMoveError(f"seat {self.st.turn} leads: pass is not legal")
-            m = Move._from_codes(cards, info, self.rules)
+            m = self._move(cards, info, self.rules)
             if not contains(self.st.hand[self.st.turn], cards):
                 raise IllegalMoveError(f"{m} is not in seat {self.st.turn}'s hand")
             raise IllegalMoveError(f"{m} does not beat {self.last}")
@@ -950,14 +890,6 @@ cdef class PlayState:
         push(&self.st, cards, info, &self.hist[self.nhist])
         self.nhist += 1
         return 0
-
-    def push(self, move):
-        """Play ``move`` (a ``Move`` or move text, e.g. ``"33"`` or ``"pass"``)
-        for the seat to move.  Raises ``InvalidMoveError`` for text that is no
-        move and ``IllegalMoveError`` for a move that is not legal here (the
-        state is then unchanged)."""
-        m = move if type(move) is Move else Move.parse(move, self.rules)
-        self._push(m._cards, m._info)
 
     def push_codes(self, cards, info):
         """Play the move with these kernel words (``cards``, ``info``: ints,
@@ -992,7 +924,7 @@ cdef class PlayState:
             raise IndexError("pop from a PlayState with no pushed moves")
         self.nhist -= 1
         pop(&self.st, &self.hist[self.nhist])
-        return Move._from_codes(self.hist[self.nhist].cards, self.hist[self.nhist].info, self.rules)
+        return self._move(self.hist[self.nhist].cards, self.hist[self.nhist].info, self.rules)
 
     # -- search helpers ---------------------------------------------------------
     def perft(self, depth):
@@ -1014,13 +946,25 @@ cdef class PlayState:
         """``perft(depth)`` split by first move: a dict ``{Move: count}`` in
         kernel order (for finding where two counts disagree); depth in
         1..168 (five players: 540), else ``InvalidArgumentError``."""
-        depth = int_arg(depth, "depth", 1, max_plies(&self.st))
+        cdef State child
+        cdef Undo u
+        cdef int d = int_arg(depth, "depth", 1, max_plies(&self.st))
+        cdef MoveRec* p
+        cdef Py_ssize_t n = legal(&self.st, NULL, 0), i
+        cdef int64_t c
         out = {}
-        child = self.copy(stack=False)
-        for m in self.legal_moves():
-            child.push(m)
-            out[m] = child.perft(depth - 1)
-            child.pop()
+        p = legal_block(&self.st, n) if n else NULL
+        try:
+            for i in range(n):
+                child = self.st
+                push(&child, p[i].cards, p[i].info, &u)
+                with nogil:
+                    c = state_perft(&child, d - 1)
+                if c < 0:
+                    raise MemoryError()
+                out[self._move(p[i].cards, p[i].info, self.rules)] = c
+        finally:
+            free(p)
         return out
 
     def playouts(self, count, seed):
@@ -1062,7 +1006,7 @@ cdef class PlayState:
     def copy(self, stack=True):
         """An independent copy (the state is a struct copy); ``stack=False``
         leaves out the move history, so the copy cannot ``pop`` past here."""
-        cdef PlayState c = PlayState.__new__(PlayState)
+        cdef PlayState c = type(self).__new__(type(self))
         c.st = self.st
         c.rules = self.rules
         c.nhist = 0
@@ -1091,82 +1035,73 @@ cdef class PlayState:
 
     __hash__ = None
 
+
+    def _restore(self, ply, hist):
+        """Set ``ply`` and the undo history (``__reduce__``'s list) of a
+        state just built, checking everything: the position as the
+        constructor does, and the history step by step from the newest:
+        undoing a step must leave a position some game reaches
+        (``state_ok``) in which the step is a legal move whose push gives
+        back the later position exactly.  Returns the state; raises
+        ``InvalidStateError``."""
+        cdef Py_ssize_t i, n
+        cdef State cur, prev, again
+        cdef Undo u, scratch
+        cdef Undo* h
+        if self.nhist:
+            raise InvalidStateError("_restore needs a state without undo history")
+        if not isinstance(hist, (list, tuple)):
+            raise InvalidStateError(f"the undo history must be a list, not {hist!r}")
+        n = len(hist)
+        self.st.ply = int_arg(ply, "ply", n, max_plies(&self.st), InvalidStateError)
+        if not state_ok(&self.st):
+            raise InvalidStateError(f"{self!r} is not a position of a game")
+        h = <Undo*>malloc(n * sizeof(Undo)) if n else NULL
+        if n and h == NULL:
+            raise MemoryError()
+        try:
+            for i, entry in enumerate(hist):
+                if not isinstance(entry, (list, tuple)) or len(entry) != 5:
+                    raise InvalidStateError(f"undo step {i} must be (cards, info, last_cards, last_info, owner), "
+                                            f"not {entry!r}")
+                c, inf, lc, li, o = entry
+                h[i].cards = u64_arg(c, "cards", InvalidStateError)
+                h[i].info = u64_arg(inf, "info", InvalidStateError)
+                h[i].last_cards = u64_arg(lc, "last_cards", InvalidStateError)
+                h[i].last_info = u64_arg(li, "last_info", InvalidStateError)
+                h[i].owner = int_arg(o, "owner", -1, seats(&self.st) - 1, InvalidStateError)
+            cur = self.st
+            for i in range(n - 1, -1, -1):
+                u = h[i]
+                prev = cur
+                pop(&prev, &u)
+                ok = state_ok(&prev) and state_legal_move(&prev, u.cards, u.info)
+                if ok:
+                    again = prev
+                    push(&again, u.cards, u.info, &scratch)
+                    ok = same_state(&again, &cur)
+                if not ok:
+                    raise InvalidStateError(f"undo step {i} ({hist[i]!r}) is not the legal move that led to the "
+                                            f"position after it")
+                cur = prev
+        except BaseException:
+            free(h)
+            raise
+        free(self.hist)
+        self.hist, self.nhist, self.hist_cap = h, n, n
+        return self
+
     def _args(self):
         return ([str(h) for h in self.hands], self.st.landlord, self.st.turn,
                 None if self.st.last_info == 0 else str(self.last),
                 self.st.owner if self.st.owner >= 0 else None)
 
-    def __repr__(self):
-        hands, ll, turn, last, owner = self._args()
-        extra = f", last={last!r}, owner={owner}" if last else ""
-        if self.partner is not None:
-            extra += f", partner={self.partner}"
-        rules = "" if self.rules == _STANDARD else f", rules={_rules_repr(self.rules)}"
-        over = f" (over: seat {self.st.owner} won)" if is_over(&self.st) else ""
-        return f"<PlayState(hands={tuple(hands)!r}, landlord={ll}, turn={turn}{extra}{rules}){over}>"
-
     def __reduce__(self):
-        # the partner (five players) is an optional last argument: three-player pickles are as before
+        # the partner (five players) is an optional last argument: three-player pickles are as before;
+        # the class's _rebuild (ddzcore.search.PlayState._rebuild) parses the hands and checks everything
         hands, ll, turn, last, owner = self._args()
-        return (_rebuild, (hands, ll, turn, last, owner, self.rules, self.st.bombs,
+        return (type(self)._rebuild, (hands, ll, turn, last, owner, self.rules, self.st.bombs,
                            self.st.landlord_plays, self.st.farmer_plays, self.st.ply,
                            [(self.hist[i].cards, self.hist[i].info, self.hist[i].last_cards,
                              self.hist[i].last_info, self.hist[i].owner) for i in range(self.nhist)])
                 + ((self.partner,) if self.st.partners else ()))
-
-
-def _rules_repr(rules):
-    """``Rules(...)`` with only the fields that differ from the defaults."""
-    changed = [f"{f.name}={getattr(rules, f.name)!r}" for f in dataclasses.fields(rules)
-               if getattr(rules, f.name) != getattr(_STANDARD, f.name)]
-    return f"Rules({', '.join(changed)})"
-
-
-def _rebuild(hands, landlord, turn, last, owner, rules, bombs, landlord_plays, farmer_plays, ply, hist, partner=None):
-    """Unpickle a PlayState (position, counters and undo history), checking
-    everything: the position as the constructor does, and the history step
-    by step from the newest: undoing a step must leave a position some game
-    reaches (``state_ok``) in which the step is a legal move whose push gives
-    back the later position exactly.  Raises ``InvalidStateError``."""
-    cdef PlayState s = PlayState(hands, landlord, turn, last, owner, rules, bombs=bombs,
-                                 landlord_plays=landlord_plays, farmer_plays=farmer_plays, partner=partner)
-    cdef Py_ssize_t i, n
-    cdef State cur, prev, again
-    cdef Undo u, scratch
-    if not isinstance(hist, (list, tuple)):
-        raise InvalidStateError(f"the undo history must be a list, not {hist!r}")
-    n = len(hist)
-    s.st.ply = int_arg(ply, "ply", n, max_plies(&s.st), InvalidStateError)
-    if not state_ok(&s.st):
-        raise InvalidStateError(f"{s!r} is not a position of a game")
-    if n:
-        s.hist = <Undo*>malloc(n * sizeof(Undo))
-        if s.hist == NULL:
-            raise MemoryError()
-        s.hist_cap = n
-    for i, entry in enumerate(hist):
-        if not isinstance(entry, (list, tuple)) or len(entry) != 5:
-            raise InvalidStateError(f"undo step {i} must be (cards, info, last_cards, last_info, owner), "
-                                    f"not {entry!r}")
-        c, inf, lc, li, o = entry
-        s.hist[i].cards = u64_arg(c, "cards", InvalidStateError)
-        s.hist[i].info = u64_arg(inf, "info", InvalidStateError)
-        s.hist[i].last_cards = u64_arg(lc, "last_cards", InvalidStateError)
-        s.hist[i].last_info = u64_arg(li, "last_info", InvalidStateError)
-        s.hist[i].owner = int_arg(o, "owner", -1, seats(&s.st) - 1, InvalidStateError)
-    cur = s.st
-    for i in range(n - 1, -1, -1):
-        u = s.hist[i]
-        prev = cur
-        pop(&prev, &u)
-        ok = state_ok(&prev) and state_legal_move(&prev, u.cards, u.info)
-        if ok:
-            again = prev
-            push(&again, u.cards, u.info, &scratch)
-            ok = same_state(&again, &cur)
-        if not ok:
-            raise InvalidStateError(f"undo step {i} ({hist[i]!r}) is not the legal move that led to the "
-                                    f"position after it")
-        cur = prev
-    s.nhist = n
-    return s
