@@ -61,6 +61,7 @@ extensions = [
     extension("_kernel"),      # move generation (RULES.md 2, 8)
     extension("_movelist"),    # MoveList and the single-position calls
     extension("_state"),       # native play state, perft, self-play (RULES.md 3-4)
+    extension("_gamecore"),    # the games' play step in C (ddzcore.game.base, docs/rules.md §3)
     extension("_solver"),      # endgame solver and minimum plays (docs/rules.md §3, §6)
     extension("_douzero"),     # DouZero's move order and features (ddzcore.interop.douzero)
     extension("_eval"),        # sampling hidden cards and playouts (hand evaluation)

@@ -24,7 +24,7 @@ import ddzcore
 ROOT = Path(__file__).resolve().parents[1]
 PKG = Path(ddzcore.__file__).resolve().parent
 INSTALLED = os.environ.get("DDZ_TEST_INSTALLED", "") not in ("", "0")
-COMPILED = ("_errors", "_kernel", "_movelist", "_state", "_solver", "_douzero", "_eval", "_botplay", "_vecenv")
+COMPILED = ("_errors", "_kernel", "_movelist", "_state", "_gamecore", "_solver", "_douzero", "_eval", "_botplay", "_vecenv")
 PXD = ("__init__.pxd", "bits.pxd", "_kernel.pxd", "_state.pxd", "_botplay.pxd", "_douzero.pxd")
 EXT_SUFFIXES = tuple(importlib.machinery.EXTENSION_SUFFIXES)
 

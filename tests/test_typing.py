@@ -18,7 +18,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 ALLOWLIST = Path(__file__).resolve().parent / "stubtest_allowlist.txt"
-COMPILED = ["ddzcore._errors", "ddzcore._kernel", "ddzcore._movelist", "ddzcore._state", "ddzcore._solver",
+COMPILED = ["ddzcore._errors", "ddzcore._kernel", "ddzcore._movelist", "ddzcore._state", "ddzcore._gamecore", "ddzcore._solver",
             "ddzcore._douzero", "ddzcore._eval", "ddzcore._botplay", "ddzcore._vecenv"]
 
 

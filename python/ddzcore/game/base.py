@@ -25,6 +25,7 @@ from typing import Any, Callable, Optional, Sequence, Union
 import numpy as np
 
 from .. import _kernel
+from .._gamecore import CORE_FIELDS, GameCore
 from ..cards import Hand
 from ..errors import AmbiguousMoveError, IllegalActionError, InvalidArgumentError, InvalidMoveError
 from ..generate import legal_moves
@@ -170,7 +171,7 @@ class Outcome:
 
 # -- the game base ---------------------------------------------------------------------------
 
-class GameBase:
+class GameBase(GameCore):
     """The game of any seat count (see the module docstring).
 
     A game sets the class attributes below and keeps this state: ``_rules``,
@@ -181,10 +182,14 @@ class GameBase:
     ``_hist``: a play ``(seat, move as played, move to beat before, its
     player before, marked-face cards played)``, a flow action or an escape
     ``(seat, action, the game's snapshot before)``.
+
+    The compiled base ``GameCore`` holds the fields the play phase changes
+    (``CORE_FIELDS``) and makes ``is_terminal``, ``current_player``,
+    ``legal_actions``, ``apply`` and the play step ``_play`` one C call
+    each; the rest are slots here and in each game.
     """
 
-    __slots__ = ("_rules", "_prules", "_flags", "_room", "_beans", "_ph", "_cur", "_queue", "_hands", "_last",
-                 "_lastp", "_bombs", "_soft", "_plays", "_doubles", "_winner", "_escaped", "_hist")
+    __slots__ = ("_rules", "_room", "_beans", "_queue", "_doubles", "_escaped")
 
     PLAYERS: int  #: seats at the table
     _DECKS: int  #: decks in the game (card words' decks)
@@ -202,6 +207,8 @@ class GameBase:
     _LISTS: tuple[str, ...]  #: the state's lists, which ``copy`` copies (the rest is immutable)
     _MAX_CARDS: int  #: the most cards a move can hold (the largest hand), for the action space
     _ID_STRIDE: int  #: dense ids per move of the action space
+    _MOVE = Move  #: the move type (``GameCore`` plays exactly this type on its fast path)
+    _HAND = Hand  #: the hand type (``GameCore`` makes the hands after a play)
     _MARKED = False  #: whether a move's marked-face cards decide how it is recorded (``_push_move``; five players)
     _holds: Callable[[int, int], bool]  #: whether a hand word holds a card word
     _unbeatable: Callable[[int, int], bool]  #: whether nothing beats a move (cards, info): the top bomb
@@ -288,14 +295,6 @@ class GameBase:
         """Seats at the table (3 or 5)."""
         return self.PLAYERS
 
-    def current_player(self) -> int:
-        """The seat to act, or ``TERMINAL`` (-1) when the game is over."""
-        return self._cur
-
-    def is_terminal(self) -> bool:
-        """Whether the game is over (a player went out or escaped, or the redeal cap ended it)."""
-        return self._ph == self._P_END
-
     @property
     def last_move(self) -> Optional[Move]:
         """The move to beat in play, ``None`` when the player to move leads."""
@@ -346,41 +345,9 @@ class GameBase:
         """The current hands (a god's-eye view; see ``observation``)."""
         return list(self._hands)
 
-    def legal_actions(self) -> Any:
-        """The current player's legal actions: the flow actions of the phase
-        (sorted), or in play a ``MoveList`` (the kernel's order; when
-        following, ``PASS`` first; only ``PASS`` after the move nothing
-        beats).  A leader cannot pass.  Empty at the end (docs/rules.md §3)."""
-        if self._ph == self._P_PLAY:
-            p = self._cur
-            return legal_moves(self._hands[p], None if p == self._lastp else self._last, self._prules)
-        return self._flow_legal()
-
     # -- acting ---------------------------------------------------------------------------------
-    def apply(self, action: Any) -> None:
-        """Apply the current player's action (a flow action, a ``Move``, or
-        text that ``parse_action`` reads).  Raises ``IllegalActionError`` (a
-        ``ValueError``) for an action that is not legal here, or
-        ``InvalidMoveError`` for unreadable text; the game is then unchanged."""
-        if self._ph == self._P_PLAY and isinstance(action, Move):  # the hot path
-            p = self._cur
-            i = action._info
-            if i & 31:
-                c = action._cards
-                last = self._last
-                if (not self._holds(self._hands[p]._word, c) or not _valid(c, i, self._flags)
-                        or (p != self._lastp and not _beats(c, i, last._cards, last._info, self._flags))):
-                    raise IllegalActionError(self._why_illegal(action))
-            elif p == self._lastp:
-                raise IllegalActionError(self._why_illegal(action))
-            if type(action) is Move and not self._MARKED:
-                self._play(p, action, 0)
-            else:
-                self._push_move(p, action)
-            return
-        self._apply_other(action)
-
-    apply_action = apply
+    # ``legal_actions``, ``apply`` and the play step ``_play`` are ``GameCore``'s (compiled).
+    apply_action = GameCore.apply
 
     def push(self, action: Any) -> None:
         """Apply an action without the legality checks of play (for search and
@@ -395,32 +362,6 @@ class GameBase:
         """Play ``move`` for seat ``p`` (checked or not): the move as played
         and its marked-face cards (five players) go to ``_play``."""
         self._play(p, move if type(move) is Move else Move._from_codes(*move.codes), 0)
-
-    def _play(self, p: int, move: Move, k: int) -> None:
-        """The play step (docs/rules.md §3): ``move`` (as recorded) leaves
-        seat ``p``'s hand, becomes the move to beat, and the turn passes on;
-        ``k`` marked-face cards are among its cards (five players)."""
-        self._hist.append((p, move, self._last, self._lastp, k))
-        i = move._info
-        if i & 31:
-            c = move._cards
-            h = self._hands[p]._word - c
-            self._hands[p] = _hand(h, self._DECKS)
-            self._last = move if type(move) is Move else Move._from_codes(c, i)
-            self._lastp = p
-            if _BOMB <= i & 31 <= _LAST_BOMB and self._doubling(c, i):
-                self._bombs += 1
-                if i & 31 == _SOFT:
-                    self._soft += 1
-            self._plays[p] += 1
-            if k:
-                self._marked_played(p, k, 1)
-            if not h:
-                self._winner = p
-                self._ph = self._P_END
-                self._cur = TERMINAL
-                return
-        self._cur = p + 1 if p < self.PLAYERS - 1 else 0
 
     def pop(self) -> Any:
         """Undo the last action (or escape) and return it (a move as played).
@@ -624,9 +565,11 @@ class GameBase:
         """An independent copy (same history, so it can ``pop`` too)."""
         cls = type(self)
         g = cls.__new__(cls)
-        for c in cls.__mro__[:-1]:  # every class's slots, object's aside
+        for c in cls.__mro__[:-2]:  # every class's slots, GameCore's and object's aside
             for n in c.__slots__:  # type: ignore[attr-defined]
                 setattr(g, n, getattr(self, n))
+        for n in CORE_FIELDS:
+            setattr(g, n, getattr(self, n))
         for n in self._LISTS:
             setattr(g, n, list(getattr(self, n)))
         return g

@@ -378,7 +378,7 @@ class Game(GameBase):
     """
 
     __slots__ = ("_rng", "_fork", "_given", "_deals", "_endgame", "_laizi", "_draw", "_wilds") + tuple(
-        n for n in _STATE if n not in GameBase.__slots__)
+        n for n in _STATE if not hasattr(GameBase, n))  # GameBase's slots and GameCore's fields aside
 
     PLAYERS, _DECKS = 3, 1
     _P_PLAY, _P_END, _PHASE, _ACTION, _ACTION_WHAT = _PLAY, _END, Phase, Action, "an action"
