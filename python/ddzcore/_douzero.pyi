@@ -28,6 +28,23 @@ def encode_batch(
     z: npt.NDArray[np.int8],
 ) -> None: ...
 
+def encode_compact(
+    decisions: npt.NDArray[np.uint64],
+    actions: npt.NDArray[np.uint64],
+    offsets: npt.NDArray[np.int64],
+    x_no_action: npt.NDArray[np.int8],
+    z: npt.NDArray[np.int8],
+    action_rows: npt.NDArray[np.int8],
+) -> None: ...
+def expand(
+    x_no_action: npt.NDArray[np.int8],
+    z: npt.NDArray[np.int8],
+    action_rows: npt.NDArray[np.int8],
+    offsets: npt.NDArray[np.int64],
+    x_batch: npt.NDArray[np.float32],
+    z_batch: npt.NDArray[np.float32],
+) -> None: ...
+
 POSITIONS: tuple[str, str, str]
 
 def to_cards(w: int) -> list[int]: ...
