@@ -30,6 +30,7 @@ from libc.stdlib cimport qsort, malloc, free
 cimport numpy as cnp
 import numpy as np
 from ddzcore._errors import InvalidArgumentError
+from collections import OrderedDict
 
 cnp.import_array()
 
@@ -979,21 +980,92 @@ def rank_string(u64 w):
     return buf[:n].decode("ascii")
 
 
-def rl_obs(list words, int left_a, int size_a, int left_b, int size_b):
-    """RLCard's ``obs`` (int8): the 54-dim encoding of each card word, then
-    the one-hots of two card counts (``one_hot[n - 1]`` of sizes size_a and
-    size_b, as RLCard indexes: 0 cards sets the last bit)."""
-    cdef Py_ssize_t m = len(words), i
-    cdef cnp.npy_intp n = 54 * m + size_a + size_b
-    obs = cnp.PyArray_ZEROS(1, &n, cnp.NPY_INT8, 0)
+cdef inline void rl_one_hot(int8_t* o, int n, int size) noexcept nogil:
+    o[n - 1 if n else size - 1] = 1        # RLCard's one_hot[n - 1]: 0 cards sets the last bit
+
+
+def rl_state(object env, int me, list actions, dict action_ids, const int8_t[:, ::1] features):
+    """RLCard's state dict (``env.get_state``) of player ``me`` from a
+    ``DoudizhuEnv``'s fields: ``obs`` int8 (790,) for the landlord (seat 0)
+    or (901,) for a farmer, ``legal_actions`` ({action id: 54 int8
+    features} in the order of ``actions``, action strings), ``raw_obs``,
+    ``raw_legal_actions`` and ``action_record``.
+
+    ``obs`` is RLCard's 54-dim encodings of the hand, the others' cards,
+    the move to beat and the last 9 actions (oldest first, empty slots
+    first), then for the landlord the cards played by seats 2 and 1 and
+    the one-hots of their cards left (17 each); for a farmer the
+    landlord's and the teammate's played cards, their *first* actions of
+    the game (RLCard's quirk), and the one-hots of their cards left (20,
+    17)."""
+    cdef list players = env._players, tw = env._trace_words, played = env._played_words, first = env._first
+    cdef list left = []
+    cdef u64 hw[3]
+    cdef u64 words[17]
+    cdef Py_ssize_t nt = len(tw), i, k
+    cdef int mate = 3 - me, m
+    cdef cnp.npy_intp size
+    for i in range(3):
+        q = players[i]
+        hw[i] = q.word
+        left.append(len(q.hand))
+    words[0] = hw[me]
+    words[1] = hw[(me + 1) % 3] + hw[(me + 2) % 3]
+    words[2] = 0
+    if nt:
+        words[2] = tw[nt - 1]
+        if words[2] == 0 and nt > 1:
+            words[2] = tw[nt - 2]
+    k = nt if nt < 9 else 9
+    for i in range(9):
+        words[3 + i] = tw[nt - 9 + i] if i >= 9 - k else 0
+    if me == 0:
+        words[12] = played[2]
+        words[13] = played[1]
+        m = 14
+    else:
+        words[12] = played[0]
+        words[13] = played[mate]
+        words[14] = 0 if first[0] is None else tw[first[0]]
+        words[15] = 0 if first[mate] is None else tw[first[mate]]
+        m = 16
+    size = 54 * m + (34 if me == 0 else 37)
+    obs = cnp.PyArray_ZEROS(1, &size, cnp.NPY_INT8, 0)
     cdef int8_t* o = <int8_t*>cnp.PyArray_DATA(obs)
     for i in range(m):
-        cards54(o + 54 * i, <u64>words[i])
+        cards54(o + 54 * i, words[i])
     o += 54 * m
-    o[left_a - 1 if left_a else size_a - 1] = 1
-    o += size_a
-    o[left_b - 1 if left_b else size_b - 1] = 1
-    return obs
+    if me == 0:
+        rl_one_hot(o, left[2], 17)
+        rl_one_hot(o + 17, left[1], 17)
+    else:
+        rl_one_hot(o, left[0], 20)
+        rl_one_hot(o + 20, left[mate], 17)
+    raw = {"seen_cards": env._seen, "landlord": 0, "trace": list(env._trace), "played_cards": env._played_text,
+           "self": me, "current_hand": rank_string(hw[me]), "others_hand": rank_string(words[1]),
+           "num_cards_left": left, "actions": actions}
+    out = OrderedDict()
+    out["obs"] = obs
+    out["legal_actions"] = rl_legal(actions, action_ids, features)
+    out["raw_obs"] = raw
+    out["raw_legal_actions"] = list(actions)
+    out["action_record"] = env.action_recorder
+    return out
+
+
+def rl_take(list hand, u64 w):
+    """A player's hand (RLCard's sorted list of (rank, suited text)) less
+    the cards of w, the first of each rank going: (kept, removed) lists."""
+    cdef list kept = [], removed = []
+    cdef int r
+    for card in hand:
+        r = card[0]
+        if count_of(w, r):
+            w -= unit(r)
+            removed.append(card)
+        else:
+            kept.append(card)
+    return kept, removed
 
 
 def rl_legal(list actions, dict action_ids, const int8_t[:, ::1] features):
