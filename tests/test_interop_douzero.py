@@ -287,3 +287,7 @@ def test_compact_batch_expands_to_douzero(landlord: bool) -> None:
         ours.expand(xna, z, arows, offsets, xb[:1], zb)
     with pytest.raises(ValueError):
         ours.expand(xna[:, :5], z, arows, offsets, xb, zb)
+    bad = rows.copy()
+    bad[-1, 11] = 18                # more cards left than a hand holds: one_hot would write past its 17
+    with pytest.raises(ValueError):
+        ours.encode_compact(bad, words, offsets, xna, z, arows)

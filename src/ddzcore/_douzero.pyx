@@ -520,8 +520,9 @@ cdef _check(const u64[::1] d, Py_ssize_t n, float[:, ::1] xb, float[:, :, ::1] z
             int8_t[:, ::1] z):
     if d.shape[0] != ROW:
         raise InvalidArgumentError(f"a decision row has {ROW} words, not {d.shape[0]}")
-    if d[0] > 2 or d[13] > 14 or d[14] > SEQ:
-        raise InvalidArgumentError(f"bad decision row: position {d[0]}, bombs {d[13]}, nseq {d[14]}")
+    if d[0] > 2 or d[13] > 14 or d[14] > SEQ or d[10] > 20 or d[11] > 17 or d[12] > 17:
+        raise InvalidArgumentError(f"bad decision row: position {d[0]}, bombs {d[13]}, nseq {d[14]}, "
+                                   f"cards left {d[10]}, {d[11]}, {d[12]}")
     w = 373 if d[0] == 0 else 484
     if xb.shape[0] != n or xb.shape[1] != w or zb.shape[0] != n or zb.shape[1] != 5 or zb.shape[2] != 162:
         raise InvalidArgumentError(f"x_batch must be ({n}, {w}) and z_batch ({n}, 5, 162) for position {d[0]}")
@@ -543,7 +544,8 @@ cdef int batch_width(const u64[:, ::1] decisions, const int64_t[::1] offsets, Py
     w = 373 if decisions[0, 0] == 0 else 484
     for i in range(m):
         if (373 if decisions[i, 0] == 0 else 484) != w or decisions[i, 0] > 2 \
-                or decisions[i, 13] > 14 or decisions[i, 14] > SEQ or offsets[i] > offsets[i + 1]:
+                or decisions[i, 13] > 14 or decisions[i, 14] > SEQ or decisions[i, 10] > 20 \
+                or decisions[i, 11] > 17 or decisions[i, 12] > 17 or offsets[i] > offsets[i + 1]:
             raise InvalidArgumentError(f"decision {i}: bad row, mixed widths or offsets")
     if offsets[0] != 0 or n_actions < offsets[m]:
         raise InvalidArgumentError(f"offsets must run from 0 to at most {n_actions} actions")
