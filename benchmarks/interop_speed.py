@@ -1,18 +1,23 @@
 """Speed of ddzcore.interop against the real DouZero and RLCard, in one run.
 
     pip install ".[interop]" && pip install --no-deps douzero
-    python benchmarks/interop_speed.py [--rounds 5]
-    python benchmarks/interop_speed.py --count    # instructions under callgrind instead
+    python benchmarks/interop_speed.py [--rounds 7] [--no-count]
+    python benchmarks/interop_speed.py --count    # only the instruction counts
 
-Three ratios, each the median of interleaved rounds (peer, then ddzcore), of
-wall-clock rates and of rates per CPU second of the process (the second
-depends less on a shared machine's load):
+Each ratio three ways in one table: the median of interleaved rounds (peer,
+then ddzcore) of wall-clock rates, of rates per CPU second of the process
+(less dependent on a shared machine's load), and of instructions counted
+under callgrind (independent of load; skipped without valgrind or with
+``--no-count``):
 
 1. DouZero's ``Env``: whole random games, a full observation (``get_obs``,
    what DouZero's actors compute per step) at every decision; steps/s.
 2. The batch encoder: DouZero's ``get_obs`` per decision, against
    ``douzero.encode_batch`` over the same decisions (landlord and farmer
-   decisions in one call each, into reused buffers); time per observation.
+   decisions in one call each, into reused buffers; DouZero's full
+   repeated float32 arrays), and against ``douzero.encode_compact`` (the
+   same observations without the repeats: ``x_no_action`` and ``z`` once
+   per decision, 54 int8 features per legal action); time per observation.
 3. RLCard's ``env.run`` with RLCard's ``RandomAgent`` (``is_training`` False,
    RLCard's default, and True), against ddzcore's environment with RLCard's
    ``RandomAgent`` and with ``ddzcore.interop.rlcard.RandomAgent`` (the same
@@ -70,7 +75,8 @@ def _collect_decisions(games: int) -> tuple[list[Any], list[Any]]:
     return theirs, mine
 
 
-def _batch_encoder(mine: list[Any]) -> Callable[[], int]:
+def _batch_encoder(mine: list[Any], compact: bool = False) -> Callable[[], int]:
+    """encode_batch (or encode_compact) of the decisions, landlord's and farmers' in one call each."""
     from ddzcore.interop import douzero as ours
 
     groups = []
@@ -80,13 +86,17 @@ def _batch_encoder(mine: list[Any]) -> Callable[[], int]:
         words = np.concatenate([i._words for i in sel])
         offsets = np.concatenate([[0], np.cumsum([len(i._words) for i in sel])]).astype(np.int64)
         width = 373 if landlord else 484
-        bufs = (np.empty((len(words), width), np.float32), np.empty((len(words), 5, 162), np.float32),
-                np.empty((len(sel), width - 54), np.int8), np.empty((len(sel), 5, 162), np.int8))
-        groups.append((rows, words, offsets, bufs))
+        per_decision = (np.empty((len(sel), width - 54), np.int8), np.empty((len(sel), 5, 162), np.int8))
+        if compact:
+            groups.append((ours.encode_compact, (rows, words, offsets, *per_decision,
+                                                 np.empty((len(words), 54), np.int8))))
+        else:
+            groups.append((ours.encode_batch, (rows, words, offsets, np.empty((len(words), width), np.float32),
+                                               np.empty((len(words), 5, 162), np.float32), *per_decision)))
 
     def run() -> int:
-        for rows, words, offsets, bufs in groups:
-            ours.encode_batch(rows, words, offsets, *bufs)
+        for fn, args in groups:
+            fn(*args)
         return len(mine)
     return run
 
@@ -112,17 +122,32 @@ def _timed(fn: Callable[[], int]) -> tuple[float, float]:
     return n / (time.perf_counter() - t), n / (time.process_time() - c)
 
 
-# Instruction counts (--count): each workload one operator.call in one
-# valgrind run (callgrind_guard's method); units are steps, observations, games.
-COUNTED = {
-    "DouZero Env, per step": ("_douzero_games(lambda: dz_env.Env('adp'), 2, 1)",
-                              "_douzero_games(lambda: ours.Env('adp'), 20, 1)"),
-    "get_obs, per observation": ("len([dz_env.get_obs(i) for i in theirs_dec[:60]])", "encode()"),
-    "RLCard env.run, per game": ("_rlcard_runs(rlcard.make, 2, False)",
-                                 "_rlcard_runs(ours_rl.make, 20, False, own_agent=True)"),
-    "RLCard env.run training, RLCard's agent, per game": ("_rlcard_runs(rlcard.make, 2, True)",
-                                                          "_rlcard_runs(ours_rl.make, 20, True)"),
-}
+# The rows: (task, label, peer workload, ddzcore workload, counted (peer, ddzcore) or None).
+# Workloads are expressions over the names _SETUP defines; each returns its units.
+ROWS: list[tuple[str, str, str, str, "tuple[str, str] | None"]] = [
+    ("DouZero Env (steps/s)", "DouZero `Env`: random games, full observation at every decision (steps/s)",
+     "_douzero_games(lambda: dz_env.Env('adp'), 3, 1)", "_douzero_games(lambda: ours.Env('adp'), 60, 1)",
+     ("_douzero_games(lambda: dz_env.Env('adp'), 2, 1)", "_douzero_games(lambda: ours.Env('adp'), 20, 1)")),
+    ("get_obs", "`get_obs`, one decision at a time (observations/s)",
+     "len([dz_env.get_obs(i) for i in theirs_dec[:120]])", "len([ours.get_obs(i) for i in mine_dec])",
+     ("len([dz_env.get_obs(i) for i in theirs_dec[:60]])", "len([ours.get_obs(i) for i in mine_dec])")),
+    ("get_obs", "`get_obs` as `encode_batch`, DouZero's repeated arrays (observations/s)",
+     "len([dz_env.get_obs(i) for i in theirs_dec[:120]])", "encode()",
+     ("len([dz_env.get_obs(i) for i in theirs_dec[:60]])", "encode()")),
+    ("get_obs", "`get_obs` as `encode_compact`, without the repeats (observations/s)",
+     "len([dz_env.get_obs(i) for i in theirs_dec[:120]])", "encode_compact()",
+     ("len([dz_env.get_obs(i) for i in theirs_dec[:60]])", "encode_compact()")),
+    ("RLCard run", "RLCard `env.run`, RLCard's `RandomAgent` on both (games/s)",
+     "_rlcard_runs(rlcard.make, 3, False)", "_rlcard_runs(ours_rl.make, 10, False)", None),
+    ("RLCard run", "RLCard `env.run`, ddzcore's `RandomAgent` on ddzcore (games/s)",
+     "_rlcard_runs(rlcard.make, 3, False)", "_rlcard_runs(ours_rl.make, 10, False, own_agent=True)",
+     ("_rlcard_runs(rlcard.make, 2, False)", "_rlcard_runs(ours_rl.make, 20, False, own_agent=True)")),
+    ("RLCard training", "RLCard `env.run(is_training=True)`, RLCard's `RandomAgent` on both (games/s)",
+     "_rlcard_runs(rlcard.make, 3, True)", "_rlcard_runs(ours_rl.make, 10, True)",
+     ("_rlcard_runs(rlcard.make, 2, True)", "_rlcard_runs(ours_rl.make, 20, True)")),
+    ("RLCard training", "RLCard `env.run(is_training=True)`, ddzcore's `RandomAgent` on ddzcore (games/s)",
+     "_rlcard_runs(rlcard.make, 3, True)", "_rlcard_runs(ours_rl.make, 10, True, own_agent=True)", None),
+]
 _SETUP = """
 import operator, sys
 sys.path.insert(0, {here!r})
@@ -133,14 +158,17 @@ from ddzcore.interop import douzero as ours
 from ddzcore.interop import rlcard as ours_rl
 theirs_dec, mine_dec = _collect_decisions(8)
 encode = _batch_encoder(mine_dec)
+encode_compact = _batch_encoder(mine_dec, compact=True)
 _rlcard_runs(rlcard.make, 1, False); _rlcard_runs(ours_rl.make, 1, False, own_agent=True)
 _douzero_games(lambda: ours.Env('adp'), 1, 1)
+encode(); encode_compact()
 units = []
 """
 
 
-def count() -> None:
-    """Instructions per unit (callgrind Ir inside each workload's call)."""
+def count() -> "dict[str, float] | None":
+    """Instructions per unit (callgrind Ir inside each workload's call):
+    {row label: peer's per unit / ddzcore's per unit}; None without valgrind."""
     import glob
     import shutil
     import subprocess
@@ -149,13 +177,14 @@ def count() -> None:
 
     from callgrind_guard import ENTRY, interpreter, part_total
 
-    here = os.path.dirname(os.path.abspath(__file__))
-    calls = [c for pair in COUNTED.values() for c in pair]
-    script = _SETUP.format(here=here) + "".join(f"units.append(operator.call(lambda: {c}))\n" for c in calls)
-    script += "print(units)\n"
     valgrind = shutil.which("valgrind")
     if valgrind is None:
-        raise SystemExit("valgrind is not installed")
+        return None
+    here = os.path.dirname(os.path.abspath(__file__))
+    counted = [(label, pair) for _, label, _, _, pair in ROWS if pair is not None]
+    calls = [c for _, pair in counted for c in pair]
+    script = _SETUP.format(here=here) + "".join(f"units.append(operator.call(lambda: {c}))\n" for c in calls)
+    script += "print(units)\n"
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "callgrind.out")
         proc = subprocess.run([valgrind, "--tool=callgrind", f"--callgrind-out-file={out}",
@@ -169,63 +198,59 @@ def count() -> None:
     print(f"instructions (callgrind Ir) per unit; python {sys.version.split()[0]}\n")
     print("| task | DouZero / RLCard | ddzcore | ratio |")
     print("|---|---|---|---|")
-    for k, task in enumerate(COUNTED):
+    ratios = {}
+    for k, (label, _) in enumerate(counted):
         peer, mine = totals[2 * k] / units[2 * k], totals[2 * k + 1] / units[2 * k + 1]
-        print(f"| {task} | {peer:,.0f} | {mine:,.0f} | **{peer / mine:.0f}x** |")
+        ratios[label] = peer / mine
+        print(f"| {label} | {peer:,.0f} | {mine:,.0f} | **{peer / mine:.0f}x** |")
+    print()
+    return ratios
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--count", action="store_true", help="count instructions under callgrind instead of timing")
+    ap.add_argument("--count", action="store_true", help="only count instructions under callgrind")
+    ap.add_argument("--no-count", action="store_true", help="time only, without the callgrind count")
     args = ap.parse_args()
     if args.count:
-        count()
+        if count() is None:
+            raise SystemExit("valgrind is not installed")
         return
-
-    import rlcard
-    from douzero.env import env as dz_env
-
-    from ddzcore.interop import douzero as ours
-    from ddzcore.interop import rlcard as ours_rl
-
-    theirs_dec, mine_dec = _collect_decisions(8)
-    encode = _batch_encoder(mine_dec)
-    contenders: list[tuple[str, str, Callable[[], int]]] = [
-        ("DouZero Env (steps/s)", "peer", lambda: _douzero_games(lambda: dz_env.Env("adp"), 3, 1)),
-        ("DouZero Env (steps/s)", "ddzcore", lambda: _douzero_games(lambda: ours.Env("adp"), 60, 1)),
-        ("get_obs (observations/s)", "peer", lambda: [dz_env.get_obs(i) for i in theirs_dec[:120]] and 120),
-        ("get_obs (observations/s)", "ddzcore", lambda: [ours.get_obs(i) for i in mine_dec] and len(mine_dec)),
-        ("get_obs (observations/s)", "ddzcore batch", encode),
-        ("RLCard env.run (games/s)", "peer", lambda: _rlcard_runs(rlcard.make, 3, False)),
-        ("RLCard env.run (games/s)", "ddzcore", lambda: _rlcard_runs(ours_rl.make, 10, False)),
-        ("RLCard env.run (games/s)", "ddzcore, its RandomAgent",
-         lambda: _rlcard_runs(ours_rl.make, 10, False, own_agent=True)),
-        ("RLCard env.run training (games/s)", "peer", lambda: _rlcard_runs(rlcard.make, 3, True)),
-        ("RLCard env.run training (games/s)", "ddzcore", lambda: _rlcard_runs(ours_rl.make, 10, True)),
-        ("RLCard env.run training (games/s)", "ddzcore, its RandomAgent",
-         lambda: _rlcard_runs(ours_rl.make, 10, True, own_agent=True)),
-    ]
-    rates: dict[tuple[str, str], list[float]] = {}
-    cpu: dict[tuple[str, str], list[float]] = {}
+    uptime_before = _uptime()
+    names: dict[str, Any] = {}
+    exec(_SETUP.format(here=os.path.dirname(os.path.abspath(__file__))), names)
+    timed: dict[str, Callable[[], int]] = {}
+    for _, _, peer, mine, _ in ROWS:
+        for expr in (peer, mine):
+            timed.setdefault(expr, eval(f"lambda: {expr}", names))
+    rates: dict[str, list[float]] = {}
+    cpu: dict[str, list[float]] = {}
     for _ in range(args.rounds):
-        for task, who, fn in contenders:
+        for expr, fn in timed.items():
             wall_rate, cpu_rate = _timed(fn)
-            rates.setdefault((task, who), []).append(wall_rate)
-            cpu.setdefault((task, who), []).append(cpu_rate)
+            rates.setdefault(expr, []).append(wall_rate)
+            cpu.setdefault(expr, []).append(cpu_rate)
+    uptime_after = _uptime()
     med = {k: statistics.median(v) for k, v in rates.items()}
     med_cpu = {k: statistics.median(v) for k, v in cpu.items()}
-    print(f"{len(mine_dec)} decisions in the encoder set; medians of {args.rounds} interleaved rounds; "
-          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs\n")
-    print("| task | DouZero / RLCard | ddzcore | ratio | ratio of CPU time |")
-    print("|---|---|---|---|---|")
-    for task, who, _ in contenders:
-        if who == "peer":
-            continue
-        peer, peer_cpu = med[(task, "peer")], med_cpu[(task, "peer")]
-        label = task if who == "ddzcore" else f"{task}, {who}"
-        print(f"| {label} | {peer:,.0f} | {med[(task, who)]:,.0f} | **{med[(task, who)] / peer:.0f}x** "
-              f"| {med_cpu[(task, who)] / peer_cpu:.0f}x |")
+    counted = None if args.no_count else count()
+    print(f"{len(names['mine_dec'])} decisions in the encoder set; medians of {args.rounds} interleaved rounds "
+          f"on {os.cpu_count()} CPUs; uptime before: {uptime_before}; after: {uptime_after}\n")
+    print("| task | DouZero / RLCard | ddzcore | ratio (wall) | ratio of CPU time | ratio of instructions |")
+    print("|---|---|---|---|---|---|")
+    for _, label, peer, mine, _ in ROWS:
+        ir = f"{counted[label]:.0f}x" if counted and label in counted else "-"
+        print(f"| {label} | {med[peer]:,.1f} | {med[mine]:,.0f} | **{med[mine] / med[peer]:.0f}x** "
+              f"| {med_cpu[mine] / med_cpu[peer]:.0f}x | {ir} |")
+
+
+def _uptime() -> str:
+    try:
+        with open("/proc/loadavg") as f:
+            return "load average " + ", ".join(f.read().split()[:3])
+    except OSError:
+        return f"load average {os.getloadavg()[0]:.2f}"
 
 
 if __name__ == "__main__":

@@ -235,3 +235,59 @@ def test_douzero_switches_need_one_plain_deck() -> None:
     # a four in a plane's single wings: DouZero's, not the rule book's (docs/rules.md §2)
     assert "3334445556667777" in {str(m.cards) for m in legal_moves("3334445556667777", rules=DOUZERO)}
     assert "3334445556667777" not in {str(m.cards) for m in legal_moves("3334445556667777")}
+
+
+def _their_decisions(seeds: range) -> list[tuple[np.ndarray, np.ndarray, dict[str, Any]]]:
+    """(decision row, legal words, DouZero's get_obs) at every decision of
+    seeded random games on DouZero's own Env (its InfoSets are reused, so
+    rows and words are read at the decision)."""
+    out = []
+    for seed in seeds:
+        env = dz_env.Env("adp")
+        env._env.reset()
+        env._env.card_play_init(_deal(seed))
+        env.infoset = env._game_infoset
+        obs, rng, done = dz_env.get_obs(env.infoset), random.Random(seed), False
+        while not done:
+            words = np.array([ours.to_word(a) for a in env.infoset.legal_actions], np.uint64)
+            out.append((ours.decision_row(env.infoset), words, obs))
+            obs, _, done, _ = env.step(rng.choice(obs["legal_actions"]))
+    return out
+
+
+@pytest.mark.parametrize("landlord", [True, False])
+def test_compact_batch_expands_to_douzero(landlord: bool) -> None:
+    """encode_compact, then expand (or NumPy's repeat), gives DouZero's own
+    get_obs byte for byte; encode_batch does in one call."""
+    dec = [d for d in _their_decisions(range(6)) if (d[2]["position"] == "landlord") == landlord]
+    rows = np.stack([d[0] for d in dec])
+    words = np.concatenate([d[1] for d in dec])
+    offsets = np.concatenate([[0], np.cumsum([len(d[1]) for d in dec])]).astype(np.int64)
+    m, total, width = len(dec), int(offsets[-1]), 373 if landlord else 484
+    xna, z, arows = np.empty((m, width - 54), np.int8), np.empty((m, 5, 162), np.int8), np.empty((total, 54), np.int8)
+    ours.encode_compact(rows, words, offsets, xna, z, arows)
+    xb, zb = np.empty((total, width), np.float32), np.empty((total, 5, 162), np.float32)
+    ours.expand(xna, z, arows, offsets, xb, zb)
+    owner = np.repeat(np.arange(m), np.diff(offsets))
+    xb_np = np.hstack([xna[owner], arows]).astype(np.float32)
+    xb2, zb2 = np.full_like(xb, 7), np.full_like(zb, 7)
+    xna2, z2 = np.full_like(xna, 7), np.full_like(z, 7)
+    ours.encode_batch(rows, words, offsets, xb2, zb2, xna2, z2)
+    for i, (_, _, o) in enumerate(dec):
+        part = slice(offsets[i], offsets[i + 1])
+        for got in (xb[part], xb_np[part], xb2[part]):
+            assert got.tobytes() == o["x_batch"].tobytes(), i
+        for got in (zb[part], zb2[part], np.broadcast_to(z[i], (len(o["legal_actions"]), 5, 162)).astype(np.float32)):
+            assert got.tobytes() == o["z_batch"].tobytes(), i
+        assert xna[i].tobytes() == xna2[i].tobytes() == o["x_no_action"].tobytes(), i
+        assert z[i].tobytes() == z2[i].tobytes() == o["z"].tobytes(), i
+    with pytest.raises(ValueError):
+        ours.encode_compact(rows, words, offsets, xna, z, arows[:1])
+    with pytest.raises(ValueError):
+        ours.expand(xna, z, arows, offsets, xb[:1], zb)
+    with pytest.raises(ValueError):
+        ours.expand(xna[:, :5], z, arows, offsets, xb, zb)
+    bad = rows.copy()
+    bad[-1, 11] = 18                # more cards left than a hand holds: one_hot would write past its 17
+    with pytest.raises(ValueError):
+        ours.encode_compact(bad, words, offsets, xna, z, arows)

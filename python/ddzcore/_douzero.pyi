@@ -1,5 +1,6 @@
 """Stubs for DouZero's move order and features in C (src/ddzcore/_douzero.pyx)."""
 
+from collections import OrderedDict
 from typing import Any, Sequence
 
 import numpy as np
@@ -26,6 +27,23 @@ def encode_batch(
     z_batch: npt.NDArray[np.float32],
     x_no_action: npt.NDArray[np.int8],
     z: npt.NDArray[np.int8],
+) -> None: ...
+
+def encode_compact(
+    decisions: npt.NDArray[np.uint64],
+    actions: npt.NDArray[np.uint64],
+    offsets: npt.NDArray[np.int64],
+    x_no_action: npt.NDArray[np.int8],
+    z: npt.NDArray[np.int8],
+    action_rows: npt.NDArray[np.int8],
+) -> None: ...
+def expand(
+    x_no_action: npt.NDArray[np.int8],
+    z: npt.NDArray[np.int8],
+    action_rows: npt.NDArray[np.int8],
+    offsets: npt.NDArray[np.int64],
+    x_batch: npt.NDArray[np.float32],
+    z_batch: npt.NDArray[np.float32],
 ) -> None: ...
 
 POSITIONS: tuple[str, str, str]
@@ -84,7 +102,10 @@ class Game:
     def step(self, action: Sequence[int]) -> tuple[dict[str, Any] | None, float, bool, dict[str, Any]]: ...
 
 def rank_string(w: int) -> str: ...
-def rl_obs(words: list[int], left_a: int, size_a: int, left_b: int, size_b: int) -> npt.NDArray[np.int8]: ...
+def rl_state(
+    env: Any, me: int, actions: list[str], action_ids: dict[str, int], features: npt.NDArray[np.int8]
+) -> "OrderedDict[str, Any]": ...
+def rl_take(hand: list[tuple[int, str]], w: int) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]: ...
 def rl_legal(
     actions: list[str], action_ids: dict[str, int], features: npt.NDArray[np.int8]
 ) -> dict[int, npt.NDArray[np.int8]]: ...

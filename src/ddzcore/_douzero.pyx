@@ -30,6 +30,7 @@ from libc.stdlib cimport qsort, malloc, free
 cimport numpy as cnp
 import numpy as np
 from ddzcore._errors import InvalidArgumentError
+from collections import OrderedDict
 
 cnp.import_array()
 
@@ -396,31 +397,40 @@ DECISION_FIELDS = (["position", "hand", "other", "last"] + [f"played{i}" for i i
                    + ["bombs", "nseq"] + [f"seq{i}" for i in range(SEQ)])
 
 
-# PATTERN[c]: a rank column holding c cards (ones in its first c rows).
+# PATTERN[c], PATTERN8[c]: a rank column holding c cards (ones in its first c rows).
 cdef float PATTERN[5][4]
+cdef int8_t PATTERN8[5][4]
 for _c in range(5):
     for _k in range(4):
         PATTERN[_c][_k] = 1.0 if _k < _c else 0.0
+        PATTERN8[_c][_k] = 1 if _k < _c else 0
+
+# The features are 0/1 cells written as float32 (x_batch, z_batch) or int8
+# (x_no_action, z, the action rows of the compact form) by the same code.
+ctypedef fused cell:
+    float
+    int8_t
 
 
-cdef inline void cards54(float* dst, u64 w) noexcept nogil:
+cdef inline void cards54(cell* dst, u64 w) noexcept nogil:
     """DouZero's _cards2array: rank column c (3..2) holds count ones in
     rows 0.., column-major (4c + row); then the small and big joker."""
     cdef int r
     for r in range(13):
-        memcpy(dst + 4 * r, PATTERN[count_of(w, r)], 4 * sizeof(float))
-    dst[52] = 1.0 if count_of(w, R_SMALL) else 0.0
-    dst[53] = 1.0 if count_of(w, R_BIG) else 0.0
+        if cell is float:
+            memcpy(dst + 4 * r, PATTERN[count_of(w, r)], 4 * sizeof(float))
+        else:
+            memcpy(dst + 4 * r, PATTERN8[count_of(w, r)], 4)
+    dst[52] = 1 if count_of(w, R_SMALL) else 0
+    dst[53] = 1 if count_of(w, R_BIG) else 0
 
 
-cdef inline void one_hot(float* dst, int n, int size) noexcept nogil:
-    cdef int i
-    for i in range(size):
-        dst[i] = 0.0
-    dst[n - 1 if n > 0 else size - 1] = 1.0    # numpy's one_hot[n - 1], as DouZero indexes
+cdef inline void one_hot(cell* dst, int n, int size) noexcept nogil:
+    memset(dst, 0, size * sizeof(cell))
+    dst[n - 1 if n > 0 else size - 1] = 1    # numpy's one_hot[n - 1], as DouZero indexes
 
 
-cdef int base_row(const u64* d, float* row) noexcept nogil:
+cdef int base_row(const u64* d, cell* row) noexcept nogil:
     """The action-independent features of decision d into row; returns
     their count (319 for the landlord, 430 for a farmer)."""
     cdef int pos = <int>d[0], mate
@@ -432,8 +442,8 @@ cdef int base_row(const u64* d, float* row) noexcept nogil:
         cards54(row + 216, d[6])
         one_hot(row + 270, <int>d[11], 17)
         one_hot(row + 287, <int>d[12], 17)
-        memset(row + 304, 0, 15 * sizeof(float))
-        row[304 + <int>d[13]] = 1.0
+        memset(row + 304, 0, 15 * sizeof(cell))
+        row[304 + <int>d[13]] = 1
         return 319
     mate = 2 if pos == 1 else 1
     cards54(row + 108, d[4])
@@ -443,15 +453,15 @@ cdef int base_row(const u64* d, float* row) noexcept nogil:
     cards54(row + 324, d[7 + mate])
     one_hot(row + 378, <int>d[10], 20)
     one_hot(row + 398, <int>d[10 + mate], 17)
-    memset(row + 415, 0, 15 * sizeof(float))
-    row[415 + <int>d[13]] = 1.0
+    memset(row + 415, 0, 15 * sizeof(cell))
+    row[415 + <int>d[13]] = 1
     return 430
 
 
-cdef void z_row(const u64* d, float* z) noexcept nogil:
+cdef void z_row(const u64* d, cell* z) noexcept nogil:
     """The last 15 actions, empty ones first, 54 features each (810)."""
     cdef int i, n = <int>d[14]
-    memset(z, 0, 810 * sizeof(float))
+    memset(z, 0, 54 * (SEQ - n) * sizeof(cell))
     for i in range(n):
         cards54(z + 54 * (SEQ - n + i), d[15 + i])
 
@@ -510,13 +520,46 @@ cdef _check(const u64[::1] d, Py_ssize_t n, float[:, ::1] xb, float[:, :, ::1] z
             int8_t[:, ::1] z):
     if d.shape[0] != ROW:
         raise InvalidArgumentError(f"a decision row has {ROW} words, not {d.shape[0]}")
-    if d[0] > 2 or d[13] > 14 or d[14] > SEQ:
-        raise InvalidArgumentError(f"bad decision row: position {d[0]}, bombs {d[13]}, nseq {d[14]}")
+    if d[0] > 2 or d[13] > 14 or d[14] > SEQ or d[10] > 20 or d[11] > 17 or d[12] > 17:
+        raise InvalidArgumentError(f"bad decision row: position {d[0]}, bombs {d[13]}, nseq {d[14]}, "
+                                   f"cards left {d[10]}, {d[11]}, {d[12]}")
     w = 373 if d[0] == 0 else 484
     if xb.shape[0] != n or xb.shape[1] != w or zb.shape[0] != n or zb.shape[1] != 5 or zb.shape[2] != 162:
         raise InvalidArgumentError(f"x_batch must be ({n}, {w}) and z_batch ({n}, 5, 162) for position {d[0]}")
     if xna.shape[0] != w - 54 or z.shape[0] != 5 or z.shape[1] != 162:
         raise InvalidArgumentError(f"x_no_action must be ({w - 54},) and z (5, 162)")
+
+
+cdef int batch_width(const u64[:, ::1] decisions, const int64_t[::1] offsets, Py_ssize_t n_actions) except -1:
+    """Check many decisions of one width and their offsets into n_actions
+    card words; returns the width of x_batch (373 or 484; 0 when empty)."""
+    cdef Py_ssize_t m = decisions.shape[0], i
+    cdef int w
+    if offsets.shape[0] != m + 1:
+        raise InvalidArgumentError(f"offsets needs {m + 1} entries, not {offsets.shape[0]}")
+    if m == 0:
+        return 0
+    if decisions.shape[1] != ROW:
+        raise InvalidArgumentError(f"a decision row has {ROW} words, not {decisions.shape[1]}")
+    w = 373 if decisions[0, 0] == 0 else 484
+    for i in range(m):
+        if (373 if decisions[i, 0] == 0 else 484) != w or decisions[i, 0] > 2 \
+                or decisions[i, 13] > 14 or decisions[i, 14] > SEQ or decisions[i, 10] > 20 \
+                or decisions[i, 11] > 17 or decisions[i, 12] > 17 or offsets[i] > offsets[i + 1]:
+            raise InvalidArgumentError(f"decision {i}: bad row, mixed widths or offsets")
+    if offsets[0] != 0 or n_actions < offsets[m]:
+        raise InvalidArgumentError(f"offsets must run from 0 to at most {n_actions} actions")
+    return w
+
+
+cdef _check_rows(Py_ssize_t m, int w, int8_t[:, ::1] xna, int8_t[:, :, ::1] z):
+    if xna.shape[0] < m or xna.shape[1] != w - 54 or z.shape[0] < m or z.shape[1] != 5 or z.shape[2] != 162:
+        raise InvalidArgumentError(f"x_no_action must be ({m}, {w - 54}) and z ({m}, 5, 162) int8")
+
+
+cdef _check_repeated(Py_ssize_t total, int w, float[:, ::1] xb, float[:, :, ::1] zb):
+    if xb.shape[0] < total or xb.shape[1] != w or zb.shape[0] < total or zb.shape[1] != 5 or zb.shape[2] != 162:
+        raise InvalidArgumentError(f"x_batch must be ({total}, {w}) and z_batch ({total}, 5, 162) float32")
 
 
 def encode_batch(const u64[:, ::1] decisions, const u64[::1] actions, const int64_t[::1] offsets,
@@ -527,40 +570,95 @@ def encode_batch(const u64[:, ::1] decisions, const u64[::1] actions, const int6
     actions[offsets[i]:offsets[i+1]] and its rows of x_batch / z_batch the
     same range; x_no_action[i] and z[i] are its own.  ValueError for
     mismatched shapes or mixed widths."""
-    cdef Py_ssize_t m = decisions.shape[0], i, total
-    if offsets.shape[0] != m + 1:
-        raise InvalidArgumentError(f"offsets needs {m + 1} entries, not {offsets.shape[0]}")
-    if m == 0:
+    cdef Py_ssize_t m = decisions.shape[0], i
+    cdef int w = batch_width(decisions, offsets, actions.shape[0])
+    if w == 0:
         return
-    w = 373 if decisions[0, 0] == 0 else 484
-    total = offsets[m]
-    for i in range(m):
-        if decisions.shape[1] != ROW or (373 if decisions[i, 0] == 0 else 484) != w or decisions[i, 0] > 2 \
-                or decisions[i, 13] > 14 or decisions[i, 14] > SEQ or offsets[i] > offsets[i + 1]:
-            raise InvalidArgumentError(f"decision {i}: bad row, mixed widths or offsets")
-    if offsets[0] != 0 or actions.shape[0] < total or x_batch.shape[0] < total or x_batch.shape[1] != w \
-            or z_batch.shape[0] < total or x_no_action.shape[0] < m or x_no_action.shape[1] != w - 54 \
-            or z.shape[0] < m or z_batch.shape[1] != 5 or z_batch.shape[2] != 162:
-        raise InvalidArgumentError(f"buffers too small or of the wrong width ({w}) for {m} decisions, {total} actions")
+    _check_rows(m, w, x_no_action, z)
+    _check_repeated(offsets[m], w, x_batch, z_batch)
+    if offsets[m] == 0:
+        return _encode_rows_only(decisions, x_no_action, z)
     with nogil:
         for i in range(m):
-            encode_one(&decisions[i, 0], &actions[offsets[i]], offsets[i + 1] - offsets[i],
-                       &x_batch[offsets[i], 0], &z_batch[offsets[i], 0, 0], &x_no_action[i, 0], &z[i, 0, 0])
+            encode_one(&decisions[i, 0], &actions[0] + offsets[i], offsets[i + 1] - offsets[i],
+                       &x_batch[0, 0] + offsets[i] * w, &z_batch[0, 0, 0] + offsets[i] * 810,
+                       &x_no_action[i, 0], &z[i, 0, 0])
+
+
+cdef _encode_rows_only(const u64[:, ::1] decisions, int8_t[:, ::1] x_no_action, int8_t[:, :, ::1] z):
+    """x_no_action and z of each decision (the rows without legal actions)."""
+    cdef Py_ssize_t i
+    with nogil:
+        for i in range(decisions.shape[0]):
+            base_row(&decisions[i, 0], &x_no_action[i, 0])
+            z_row(&decisions[i, 0], &z[i, 0, 0])
+
+
+def encode_compact(const u64[:, ::1] decisions, const u64[::1] actions, const int64_t[::1] offsets,
+                   int8_t[:, ::1] x_no_action, int8_t[:, :, ::1] z, int8_t[:, ::1] action_rows):
+    """encode_batch without its repeats: x_no_action[i] and z[i] of each
+    decision as encode_batch writes them, and one 54-column row of
+    action_rows (total, 54) int8 per legal action (DouZero's
+    _cards2array of the action), the only part of x_batch that differs
+    between a decision's rows.  ``expand`` turns them into encode_batch's
+    x_batch and z_batch, byte for byte."""
+    cdef Py_ssize_t m = decisions.shape[0], i, j
+    cdef int w = batch_width(decisions, offsets, actions.shape[0])
+    if w == 0:
+        return
+    _check_rows(m, w, x_no_action, z)
+    if action_rows.shape[0] < offsets[m] or action_rows.shape[1] != 54:
+        raise InvalidArgumentError(f"action_rows must be ({offsets[m]}, 54) int8")
+    _encode_rows_only(decisions, x_no_action, z)
+    with nogil:
+        for j in range(offsets[m]):
+            cards54(&action_rows[j, 0], actions[j])
+
+
+def expand(const int8_t[:, ::1] x_no_action, const int8_t[:, :, ::1] z, const int8_t[:, ::1] action_rows,
+           const int64_t[::1] offsets, float[:, ::1] x_batch, float[:, :, ::1] z_batch):
+    """encode_compact's arrays as encode_batch's x_batch (total, 373|484)
+    and z_batch (total, 5, 162) float32: row j of decision i is
+    x_no_action[i] then action_rows[j], and z[i]."""
+    cdef Py_ssize_t m = offsets.shape[0] - 1, i, j, k
+    cdef int b = x_no_action.shape[1], w = b + 54
+    cdef float row[430]
+    cdef float zr[810]
+    cdef float* x
+    if m < 0 or (b != 319 and b != 430) or x_no_action.shape[0] < m or z.shape[0] < m or z.shape[1] != 5 \
+            or z.shape[2] != 162:
+        raise InvalidArgumentError("x_no_action must be (m, 319|430) and z (m, 5, 162) for m + 1 offsets")
+    for i in range(m):
+        if offsets[i] > offsets[i + 1]:
+            raise InvalidArgumentError(f"offsets decrease at {i}")
+    if m == 0:
+        return
+    if offsets[0] != 0 or action_rows.shape[0] < offsets[m] or action_rows.shape[1] != 54:
+        raise InvalidArgumentError(f"offsets must start at 0 and action_rows be ({offsets[m]}, 54)")
+    _check_repeated(offsets[m], w, x_batch, z_batch)
+    with nogil:
+        for i in range(m):
+            for k in range(b):
+                row[k] = x_no_action[i, k]
+            for k in range(810):
+                zr[k] = (&z[i, 0, 0])[k]
+            for j in range(offsets[i], offsets[i + 1]):
+                x = &x_batch[0, 0] + j * w
+                memcpy(x, row, b * sizeof(float))
+                for k in range(54):
+                    x[b + k] = action_rows[j, k]
+                memcpy(&z_batch[0, 0, 0] + j * 810, zr, 810 * sizeof(float))
 
 
 def cards_rows(const u64[::1] words, int8_t[:, ::1] out):
     """The 54-dim card encoding (DouZero's _cards2array, RLCard's
     _cards2array: the same layout) of each card word into out (n, 54) int8."""
     cdef Py_ssize_t i, n = words.shape[0]
-    cdef float row[54]
-    cdef int k
     if out.shape[0] < n or out.shape[1] != 54:
         raise InvalidArgumentError(f"out must be ({n}, 54) int8")
     with nogil:
         for i in range(n):
-            cards54(row, words[i])
-            for k in range(54):
-                out[i, k] = <int8_t>row[k]
+            cards54(&out[i, 0], words[i])
 
 
 # ---------------------------------------------------------------- the environment (douzero.env.env.Env)
@@ -884,31 +982,92 @@ def rank_string(u64 w):
     return buf[:n].decode("ascii")
 
 
-cdef inline void cards54_i8(int8_t* dst, u64 w) noexcept nogil:
-    cdef int r, k, c
-    for r in range(13):
-        c = count_of(w, r)
-        for k in range(4):
-            dst[4 * r + k] = 1 if k < c else 0
-    dst[52] = 1 if count_of(w, R_SMALL) else 0
-    dst[53] = 1 if count_of(w, R_BIG) else 0
+cdef inline void rl_one_hot(int8_t* o, int n, int size) noexcept nogil:
+    o[n - 1 if n else size - 1] = 1        # RLCard's one_hot[n - 1]: 0 cards sets the last bit
 
 
-def rl_obs(list words, int left_a, int size_a, int left_b, int size_b):
-    """RLCard's ``obs`` (int8): the 54-dim encoding of each card word, then
-    the one-hots of two card counts (``one_hot[n - 1]`` of sizes size_a and
-    size_b, as RLCard indexes: 0 cards sets the last bit)."""
-    cdef Py_ssize_t m = len(words), i
-    cdef cnp.npy_intp n = 54 * m + size_a + size_b
-    obs = cnp.PyArray_ZEROS(1, &n, cnp.NPY_INT8, 0)
+def rl_state(object env, int me, list actions, dict action_ids, const int8_t[:, ::1] features):
+    """RLCard's state dict (``env.get_state``) of player ``me`` from a
+    ``DoudizhuEnv``'s fields: ``obs`` int8 (790,) for the landlord (seat 0)
+    or (901,) for a farmer, ``legal_actions`` ({action id: 54 int8
+    features} in the order of ``actions``, action strings), ``raw_obs``,
+    ``raw_legal_actions`` and ``action_record``.
+
+    ``obs`` is RLCard's 54-dim encodings of the hand, the others' cards,
+    the move to beat and the last 9 actions (oldest first, empty slots
+    first), then for the landlord the cards played by seats 2 and 1 and
+    the one-hots of their cards left (17 each); for a farmer the
+    landlord's and the teammate's played cards, their *first* actions of
+    the game (RLCard's quirk), and the one-hots of their cards left (20,
+    17)."""
+    cdef list players = env._players, tw = env._trace_words, played = env._played_words, first = env._first
+    cdef list left = []
+    cdef u64 hw[3]
+    cdef u64 words[17]
+    cdef Py_ssize_t nt = len(tw), i, k
+    cdef int mate = 3 - me, m
+    cdef cnp.npy_intp size
+    for i in range(3):
+        q = players[i]
+        hw[i] = q.word
+        left.append(len(q.hand))
+    words[0] = hw[me]
+    words[1] = hw[(me + 1) % 3] + hw[(me + 2) % 3]
+    words[2] = 0
+    if nt:
+        words[2] = tw[nt - 1]
+        if words[2] == 0 and nt > 1:
+            words[2] = tw[nt - 2]
+    k = nt if nt < 9 else 9
+    for i in range(9):
+        words[3 + i] = tw[nt - 9 + i] if i >= 9 - k else 0
+    if me == 0:
+        words[12] = played[2]
+        words[13] = played[1]
+        m = 14
+    else:
+        words[12] = played[0]
+        words[13] = played[mate]
+        words[14] = 0 if first[0] is None else tw[first[0]]
+        words[15] = 0 if first[mate] is None else tw[first[mate]]
+        m = 16
+    size = 54 * m + (34 if me == 0 else 37)
+    obs = cnp.PyArray_ZEROS(1, &size, cnp.NPY_INT8, 0)
     cdef int8_t* o = <int8_t*>cnp.PyArray_DATA(obs)
     for i in range(m):
-        cards54_i8(o + 54 * i, <u64>words[i])
+        cards54(o + 54 * i, words[i])
     o += 54 * m
-    o[left_a - 1 if left_a else size_a - 1] = 1
-    o += size_a
-    o[left_b - 1 if left_b else size_b - 1] = 1
-    return obs
+    if me == 0:
+        rl_one_hot(o, left[2], 17)
+        rl_one_hot(o + 17, left[1], 17)
+    else:
+        rl_one_hot(o, left[0], 20)
+        rl_one_hot(o + 20, left[mate], 17)
+    raw = {"seen_cards": env._seen, "landlord": 0, "trace": list(env._trace), "played_cards": env._played_text,
+           "self": me, "current_hand": rank_string(hw[me]), "others_hand": rank_string(words[1]),
+           "num_cards_left": left, "actions": actions}
+    out = OrderedDict()
+    out["obs"] = obs
+    out["legal_actions"] = rl_legal(actions, action_ids, features)
+    out["raw_obs"] = raw
+    out["raw_legal_actions"] = list(actions)
+    out["action_record"] = env.action_recorder
+    return out
+
+
+def rl_take(list hand, u64 w):
+    """A player's hand (RLCard's sorted list of (rank, suited text)) less
+    the cards of w, the first of each rank going: (kept, removed) lists."""
+    cdef list kept = [], removed = []
+    cdef int r
+    for card in hand:
+        r = card[0]
+        if count_of(w, r):
+            w -= unit(r)
+            removed.append(card)
+        else:
+            kept.append(card)
+    return kept, removed
 
 
 def rl_legal(list actions, dict action_ids, const int8_t[:, ::1] features):

@@ -41,8 +41,8 @@ import numpy as np
 from .. import _douzero
 from ..errors import InvalidCardsError, InvalidMoveError, InvalidArgumentError
 
-__all__ = ["Env", "InfoSet", "get_obs", "legal_actions", "encode_batch", "decision_row", "DeepAgent",
-           "POSITIONS", "CODES", "DECISION_FIELDS"]
+__all__ = ["Env", "InfoSet", "get_obs", "legal_actions", "encode_batch", "encode_compact", "expand",
+           "decision_row", "DeepAgent", "POSITIONS", "CODES", "DECISION_FIELDS"]
 
 #: DouZero's card code of each rank index 0..14 (3..A, 2, small, big joker).
 CODES = (3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 17, 20, 30)
@@ -130,6 +130,38 @@ def encode_batch(decisions: np.ndarray, actions: np.ndarray, offsets: np.ndarray
     ``x_no_action`` int8 (m, 319|430) and ``z`` int8 (m, 5, 162).
     ``ValueError`` for shapes that do not fit."""
     _douzero.encode_batch(decisions, actions, offsets, x_batch, z_batch, x_no_action, z)
+
+
+def encode_compact(decisions: np.ndarray, actions: np.ndarray, offsets: np.ndarray, x_no_action: np.ndarray,
+                   z: np.ndarray, action_rows: np.ndarray) -> None:
+    """``encode_batch`` without the repeats, in one call without the GIL.
+
+    DouZero's ``get_obs`` repeats two things on every legal action's row:
+    ``z_batch`` is ``z`` n times, and ``x_batch`` is ``x_no_action`` with
+    the action's 54 card features appended.  This writes each part once:
+    ``x_no_action`` int8 (m, 319|430) and ``z`` int8 (m, 5, 162) per
+    decision, as ``encode_batch`` writes them, and ``action_rows`` int8
+    (total, 54), DouZero's ``_cards2array`` of each legal action (arguments
+    otherwise as ``encode_batch``).  ``expand`` rebuilds ``encode_batch``'s
+    float32 ``x_batch`` and ``z_batch`` from them byte for byte, as does
+    NumPy: with ``owner = np.repeat(np.arange(m), np.diff(offsets))``,
+    ``x_batch = np.hstack([x_no_action[owner], action_rows]).astype(np.float32)``
+    and ``z_batch = z[owner].astype(np.float32)``; a decision's
+    ``z_batch`` is also ``np.broadcast_to(z[i], (n, 5, 162))``, so a model
+    can run its LSTM over ``z`` once per decision.  ``ValueError`` for
+    shapes that do not fit."""
+    _douzero.encode_compact(decisions, actions, offsets, x_no_action, z, action_rows)
+
+
+def expand(x_no_action: np.ndarray, z: np.ndarray, action_rows: np.ndarray, offsets: np.ndarray,
+           x_batch: np.ndarray, z_batch: np.ndarray) -> None:
+    """``encode_compact``'s arrays as ``encode_batch``'s repeated ones, into
+    caller-owned buffers: ``x_batch`` float32 (total, 373|484), row j of
+    decision i being ``x_no_action[i]`` then ``action_rows[j]``, and
+    ``z_batch`` float32 (total, 5, 162), ``z[i]`` on each of decision i's
+    rows (``offsets`` int64, m + 1).  ``ValueError`` for shapes that do not
+    fit."""
+    _douzero.expand(x_no_action, z, action_rows, offsets, x_batch, z_batch)
 
 
 class Env(_douzero.Game):

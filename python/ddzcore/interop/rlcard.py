@@ -478,48 +478,6 @@ class DoudizhuEnv:
         assert played is not None
         return _gt_actions(self._players[pid].word, played)
 
-    def _raw_state(self, pid: int) -> dict[str, Any]:
-        p = self._players[pid]
-        others = self._players[(pid + 1) % 3].word + self._players[(pid - 1) % 3].word
-        return {
-            "seen_cards": self._seen,
-            "landlord": 0,
-            "trace": self._trace.copy(),
-            "played_cards": self._played_text,
-            "self": pid,
-            "current_hand": p.text(),
-            "others_hand": word_to_str(others),
-            "num_cards_left": [len(q.hand) for q in self._players],
-            "actions": self._actions(pid),
-        }
-
-    def _extract_state(self, state: dict[str, Any]) -> "OrderedDict[str, Any]":
-        """RLCard's encoding of a raw state (docs above): ``obs`` int8 (790,)
-        or (901,), from the env's card words."""
-        tw = self._trace_words
-        me = state["self"]
-        words = [self._players[me].word, self._players[(me + 1) % 3].word + self._players[(me + 2) % 3].word,
-                 (tw[-2] if tw[-1] == 0 and len(tw) > 1 else tw[-1]) if tw else 0]
-        seq = tw[-9:]
-        words += [0] * (9 - len(seq)) + seq
-        left = state["num_cards_left"]
-        played = self._played_words
-        if me == 0:
-            words += [played[2], played[1]]
-            obs = _douzero.rl_obs(words, left[2], 17, left[1], 17)
-        else:
-            mate = 3 - me
-            firsts = [0 if i is None else tw[i] for i in (self._first[0], self._first[mate])]
-            words += [played[0], played[mate], *firsts]
-            obs = _douzero.rl_obs(words, left[0], 20, left[mate], 17)
-        actions = state["actions"]
-        legal = _douzero.rl_legal(actions, ACTION_2_ID, _FEATURES)
-        out: OrderedDict[str, Any] = OrderedDict({"obs": obs, "legal_actions": legal})
-        out["raw_obs"] = state
-        out["raw_legal_actions"] = list(actions)
-        out["action_record"] = self.action_recorder
-        return out
-
     def step(self, action: Any, raw_action: bool = False) -> tuple["OrderedDict[str, Any]", int]:
         """Play an action id (or, with ``raw_action``, RLCard's action string)
         for the current player; returns (next state, next player id).
@@ -548,19 +506,9 @@ class DoudizhuEnv:
                 for c in a:
                     if c in self._seen:
                         self._seen = self._seen.replace(c, "")
-            self._update_played_text()
+            self._update_played_text(pid)
             p.played = a
-            need = [0] * 15       # the first cards of each rank in the sorted hand go
-            for c in a:
-                need[_INDEX[c]] += 1
-            kept, removed = [], []
-            for card in p.hand:
-                if need[card[0]]:
-                    need[card[0]] -= 1
-                    removed.append(card)
-                else:
-                    kept.append(card)
-            p.hand = kept
+            p.hand, removed = _douzero.rl_take(p.hand, w)     # the first cards of each rank in the sorted hand go
             p.recorded.append(removed)
             p.word -= w
             self._greater = pid
@@ -576,8 +524,11 @@ class DoudizhuEnv:
         self._current = (pid + 1) % 3
         return self.get_state(self._current), self._current
 
-    def _update_played_text(self) -> None:
-        self._played_text = [word_to_str(w) for w in self._played_words]
+    def _update_played_text(self, pid: int) -> None:
+        """A new list (earlier states keep theirs) with pid's played cards."""
+        text = self._played_text.copy()
+        text[pid] = word_to_str(self._played_words[pid])
+        self._played_text = text
 
     def step_back(self) -> Any:
         """Undo the last step (needs ``allow_step_back``); returns (state,
@@ -598,7 +549,7 @@ class DoudizhuEnv:
         p = self._players[pid]
         if a != "pass":
             self._played_words[pid] -= _ACTION_WORD[a]
-            self._update_played_text()
+            self._update_played_text(pid)
         self._greater = next((i for i, x in reversed(self._trace) if x != "pass"), None)
         if a != "pass":
             p.played = next((x for i, x in reversed(self._trace) if i == pid and x != "pass"), None)
@@ -610,8 +561,12 @@ class DoudizhuEnv:
         return self.get_state(pid), pid
 
     def get_state(self, player_id: int) -> "OrderedDict[str, Any]":
-        """The state dict of ``player_id`` (RLCard's ``env.get_state``)."""
-        return self._extract_state(self._raw_state(player_id))
+        """The state dict of ``player_id`` (RLCard's ``env.get_state``): its
+        ``raw_obs`` and RLCard's encoding of it, ``obs`` int8 (790,) or
+        (901,), built in C from the env's card words (``_douzero.rl_state``)."""
+        state: OrderedDict[str, Any] = _douzero.rl_state(self, player_id, self._actions(player_id), ACTION_2_ID,
+                                                          _FEATURES)
+        return state
 
     def get_player_id(self) -> int:
         return self._current
