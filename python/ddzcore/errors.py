@@ -12,7 +12,7 @@ from typing import Any, Callable, TypeVar, cast
 
 from ._errors import (QUOTE_LIMIT, AmbiguousMoveError, DdzError, EnvActionError, IllegalActionError, IllegalMoveError,
                       InvalidArgumentError, InvalidCardsError, InvalidDealError, InvalidMoveError, InvalidRulesError,
-                      InvalidStateError, MoveIndexError, RecordError)
+                      InvalidStateError, MoveIndexError, RecordError, EnvStateError)
 
 __all__ = [
     "DdzError",
@@ -28,6 +28,7 @@ __all__ = [
     "InvalidArgumentError",
     "MoveIndexError",
     "EnvActionError",
+    "EnvStateError",
 ]
 
 

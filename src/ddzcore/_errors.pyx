@@ -131,3 +131,18 @@ class EnvActionError(IllegalActionError, InvalidArgumentError):
     def __init__(self, message, env="", agent=None, action=None):
         super().__init__(message)
         self.env, self.agent, self.action = env, agent, action
+
+
+class EnvStateError(DdzError):
+    """A learning environment (``ddzcore.envs``) asked to step when it has no
+    game to step: before its first ``reset()``, or after a game left the
+    kernel's limits (more than 1024 legal moves, or a legal move outside the
+    rules' action space, docs/rules.md §2), which needs ``reset()``.  The
+    message says which; ``env`` holds the game's index (``None`` when the
+    error is not one game's)."""
+
+    __module__ = "ddzcore.errors"
+
+    def __init__(self, message, env=None):
+        super().__init__(message)
+        self.env = env

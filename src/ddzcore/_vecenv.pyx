@@ -16,7 +16,16 @@ X = 2 ** bombs (bombs and rockets played), doubled for a spring (春天) or
 anti-spring (反春); the landlord wins or loses 2X, each farmer X.
 
 Game k's PRNG is seeded from (seed, k) alone, so a game's course depends on
-the seed and the actions, never on the thread count or the range split.
+the seed and the actions, never on the thread count or the range split; its
+second PRNG (``arng``, seeded from (seed, k) too) draws only the random
+actions of ``sample_actions``/``step_random``.
+
+Threads: ``VecCore.serve(t)`` is the life of worker t (a Python thread that
+releases the GIL for its whole life); ``VecCore.run_all`` hands every worker
+its range of games through a per-worker slot (its own cache lines), works on
+range 0 itself and waits for the others.  A handoff spins briefly on the
+slot's generation counter (a step comes every few hundred microseconds in a
+training loop) and then sleeps on a lock, so an idle environment costs no CPU.
 """
 
 from libc.stdlib cimport calloc, free
@@ -31,7 +40,10 @@ from ddzcore._douzero cimport encode_rows
 cimport numpy as cnp
 import numpy as np
 
-from ddzcore._errors import IllegalActionError, InvalidArgumentError
+from cpython.pythread cimport (PyThread_type_lock, PyThread_allocate_lock, PyThread_free_lock,
+                               PyThread_acquire_lock, PyThread_release_lock, WAIT_LOCK)
+
+from ddzcore._errors import EnvActionError, EnvStateError, InvalidArgumentError
 
 cnp.import_array()
 
@@ -44,6 +56,53 @@ cdef enum:
     E_OK = 0
     E_MOVES = 1         # more legal moves than MAX_MOVES
     E_SPACE = 2         # a legal move outside the action space
+    # run_all's phases
+    P_RESET = 0
+    P_STEP = 1          # play v.actions (checked by P_CHECK first)
+    P_ROWS = 2          # DouZero x rows (after set_rows)
+    P_CHECK = 3         # find the first game whose action is not legal
+    P_SAMPLE = 4        # draw a random legal action per game into v.sample
+    P_RANDOM = 5        # P_SAMPLE then P_STEP on it, game by game
+    P_STOP = 6          # a worker's end
+    SPIN = 100          # polls of a slot with a pause between (a few microseconds) ...
+    YIELDS = 100        # ... then with the core yielded between, before sleeping on its lock
+    LINE = 64           # bytes of a cache line
+
+cdef extern from *:
+    """
+    /* Acquire loads and release stores of a slot's counters, and a pause for spinning. */
+    #if defined(_MSC_VER)
+    #include <intrin.h>
+    static __inline long ddz_load(volatile long *p) { return _InterlockedOr(p, 0); }
+    static __inline void ddz_store(volatile long *p, long v) { _InterlockedExchange(p, v); }
+    #if defined(_M_IX86) || defined(_M_X64)
+    #define ddz_pause() _mm_pause()
+    #else
+    #define ddz_pause() __yield()
+    #endif
+    #else
+    static inline long ddz_load(volatile long *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+    static inline void ddz_store(volatile long *p, long v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+    #if defined(__x86_64__) || defined(__i386__)
+    #define ddz_pause() __builtin_ia32_pause()
+    #elif defined(__aarch64__) || defined(__arm__)
+    #define ddz_pause() __asm__ __volatile__("yield")
+    #else
+    #define ddz_pause() ((void)0)
+    #endif
+    #endif
+    #if defined(_WIN32)
+    #include <windows.h>
+    #define ddz_yield() ((void)SwitchToThread())
+    #else
+    #include <sched.h>
+    #define ddz_yield() ((void)sched_yield())
+    #endif
+    """
+    long ddz_load(volatile long* p) noexcept nogil
+    void ddz_store(volatile long* p, long v) noexcept nogil
+    void ddz_pause() noexcept nogil
+    void ddz_yield() noexcept nogil
 
 #: Bytes of the compact observation.
 COMPACT_SIZE = OBS
@@ -84,6 +143,7 @@ cdef struct Env:
     u64 seq[15]         # the latest (up to) 15 actions, oldest first
     int32_t nseq
     int32_t err
+    Rng arng            # the random actions' PRNG (sample_actions, step_random)
 
 
 cdef struct Core:
@@ -119,6 +179,22 @@ cdef struct Core:
     float* z
     const int64_t* offsets
     const int64_t* actions
+    int64_t* sample     # the random actions (the "actions" buffer)
+
+
+cdef struct Slot:
+    # One worker's handoff (worker 0 is the calling thread).  The fields
+    # are padded on both sides so that two slots never share a cache line.
+    char before[LINE]
+    long go             # the generation the main thread posted
+    long done           # the generation this worker finished
+    int phase
+    int err
+    Py_ssize_t lo, hi   # its games
+    Py_ssize_t bad      # its first failing game, or -1
+    PyThread_type_lock wake      # posted with every generation
+    PyThread_type_lock finished  # posted when the generation is done
+    char after[LINE]
 
 
 cdef inline uint32_t hash2(u64 c, u64 i) noexcept nogil:
@@ -374,30 +450,112 @@ cdef void encode_one_env(const Core* v, Py_ssize_t k) noexcept nogil:
                 x[j * DZ_WIDTH + i] = 0
 
 
+# ---------------------------------------------------------------- running ranges and threads
+
+cdef void run_range(const Core* v, BotFn bot, int phase, Slot* s) noexcept nogil:
+    """One phase over the slot's games; s.bad, s.err: the first failure."""
+    cdef MoveRec buf[MAX_MOVES]
+    cdef Py_ssize_t k
+    cdef int64_t a
+    cdef int err = 0
+    s.bad = -1
+    s.err = E_OK
+    for k in range(s.lo, s.hi):
+        if phase == P_CHECK:
+            a = v.actions[k]
+            if a < 0 or a >= v.A or not v.mask[k * v.A + a]:
+                s.bad = k
+                return
+            continue
+        if phase == P_SAMPLE or phase == P_RANDOM:
+            v.sample[k] = v.legal_ids[k * MAX_MOVES + rng_below(&v.envs[k].arng, <uint32_t>v.n_legal[k])]
+            if phase == P_SAMPLE:
+                continue
+        if phase == P_RESET:
+            err = reset_one(v, k, bot, buf)
+        elif phase == P_ROWS:
+            encode_one_env(v, k)
+        else:
+            err = step_one(v, k, bot, buf)
+        if err:
+            s.bad = k
+            s.err = err
+            return
+
+
+cdef inline void post(Slot* s, long gen) noexcept nogil:
+    ddz_store(&s.go, gen)
+    PyThread_release_lock(s.wake)
+
+
+cdef void await_value(volatile long* p, long want, PyThread_type_lock lock) noexcept nogil:
+    """Wait until *p == want: poll (the other thread is usually a few
+    microseconds away), then poll yielding the core (on a busy machine the
+    other thread may be waiting for one), then sleep on `lock`, which the
+    writer posts after storing; the post is taken in every case."""
+    cdef int i
+    for i in range(SPIN):
+        if ddz_load(p) == want:
+            break
+        ddz_pause()
+    else:
+        for i in range(YIELDS):
+            if ddz_load(p) == want:
+                break
+            ddz_yield()
+    PyThread_acquire_lock(lock, WAIT_LOCK)
+
+
+cdef inline void await_done(Slot* s, long gen) noexcept nogil:
+    await_value(&s.done, gen, s.finished)
+
+
+cdef void serve_slot(const Core* v, BotFn bot, Slot* s) noexcept nogil:
+    """A worker's life: wait for a generation, run its phase, report; until P_STOP."""
+    cdef long seen = 0
+    while True:
+        seen += 1                           # run_all posts every worker every generation
+        await_value(&s.go, seen, s.wake)
+        if s.phase != P_STOP:
+            run_range(v, bot, s.phase, s)
+        ddz_store(&s.done, seen)
+        PyThread_release_lock(s.finished)
+        if s.phase == P_STOP:
+            return
+
+
 # ---------------------------------------------------------------- the Python-facing core
 
 cdef class VecCore:
-    """K games and their output buffers (built by ``ddzcore.envs.vector``,
-    which documents the behaviour).  ``run(phase, lo, hi)`` works on games
-    lo..hi-1 without the GIL; phases: 0 reset, 1 step (after ``check``),
-    2 encode DouZero rows (after ``set_rows``)."""
+    """K games, their output buffers and the worker slots (built by
+    ``ddzcore.envs.vector``, which documents the behaviour).  ``run_all``
+    runs a phase over every game without the GIL, on ``threads`` ranges:
+    range 0 in the calling thread, range t in the Python thread that runs
+    ``serve(t)``."""
 
     cdef Core c
     cdef Env* envs
     cdef BotFn bot
+    cdef Slot* slots
+    cdef void* slot_block
+    cdef readonly int threads
+    cdef long gen
     cdef readonly object buffers
     cdef object _keep, _actions, _rows
 
     def __cinit__(self):
         self.envs = NULL
+        self.slot_block = NULL
+        self.threads = 0
 
     def __init__(self, Py_ssize_t num_envs, int flags, int learners, int bot, bint douzero,
-                 cnp.ndarray codes, dict buffers):
+                 cnp.ndarray codes, dict buffers, int threads):
         cdef Py_ssize_t A = len(codes), size = 1, i
         cdef uint32_t h
         cdef Core* c = &self.c
         cdef u64[::1] cards = np.ascontiguousarray(codes["cards"], np.uint64)
         cdef u64[::1] info = np.ascontiguousarray(codes["info"], np.uint64)
+        cdef int t, n = <int>min(threads, num_envs)
         while size < 2 * A:
             size *= 2
         slots = np.full(size, -1, np.int32)
@@ -408,8 +566,21 @@ cdef class VecCore:
                 h = (h + 1) & (size - 1)
             sl[h] = <int32_t>i
         self.envs = <Env*>calloc(num_envs, sizeof(Env))
-        if self.envs == NULL:
+        self.slot_block = calloc(n + 1, sizeof(Slot))      # one spare slot: room to align to a line
+        if self.envs == NULL or self.slot_block == NULL:
             raise MemoryError()
+        self.slots = <Slot*>((<size_t>self.slot_block + LINE - 1) & ~(<size_t>LINE - 1))
+        for t in range(n):
+            self.slots[t].lo = t * num_envs // n
+            self.slots[t].hi = (t + 1) * num_envs // n
+            if t:
+                self.slots[t].wake = PyThread_allocate_lock()
+                self.slots[t].finished = PyThread_allocate_lock()
+                if self.slots[t].wake == NULL or self.slots[t].finished == NULL:
+                    raise MemoryError()
+                PyThread_acquire_lock(self.slots[t].wake, WAIT_LOCK)      # both start taken
+                PyThread_acquire_lock(self.slots[t].finished, WAIT_LOCK)
+            self.threads = t + 1
         self.buffers = buffers
         self._keep = (cards, info, slots)
         self.bot = BOTS[bot]
@@ -439,18 +610,71 @@ cdef class VecCore:
         c.rows = <u64*>_ptr(buffers["rows"])
         c.position = <int8_t*>_ptr(buffers["position"])
         c.z = <float*>_ptr(buffers["z"])
+        c.sample = <int64_t*>_ptr(buffers["actions"])
         c.x = NULL
         c.offsets = NULL
         c.actions = NULL
 
     def __dealloc__(self):
+        cdef int t
+        for t in range(1, self.threads):
+            if self.slots[t].wake != NULL:
+                PyThread_free_lock(self.slots[t].wake)
+            if self.slots[t].finished != NULL:
+                PyThread_free_lock(self.slots[t].finished)
+        free(self.slot_block)
         free(self.envs)
 
+    def serve(self, int t):
+        """Worker t's life (call it in its own thread, once): run the phases
+        ``run_all`` posts to slot t, without the GIL, until ``stop``."""
+        if not 0 < t < self.threads:
+            raise InvalidArgumentError(f"worker {t} is not in 1..{self.threads - 1}")
+        with nogil:
+            serve_slot(&self.c, self.bot, self.slots + t)
+
+    def stop(self):
+        """End every worker's ``serve``; later phases run in the calling thread alone."""
+        cdef int t, n = self.threads
+        if n < 2:
+            return
+        self.gen += 1
+        with nogil:
+            for t in range(1, n):
+                self.slots[t].phase = P_STOP
+                post(self.slots + t, self.gen)
+            for t in range(1, n):
+                await_done(self.slots + t, self.gen)
+        self.slots[0].hi = self.c.K
+        self.threads = 1
+
+    cdef int dispatch(self, int phase) noexcept:
+        """Run `phase` over every game on every slot; returns the slot
+        holding the first failing game, or -1."""
+        cdef int t, n = self.threads, first = -1
+        cdef long gen
+        self.gen += 1
+        gen = self.gen
+        with nogil:
+            for t in range(1, n):
+                self.slots[t].phase = phase
+                post(self.slots + t, gen)
+            run_range(&self.c, self.bot, phase, self.slots)
+            for t in range(1, n):
+                await_done(self.slots + t, gen)
+        for t in range(n):
+            if self.slots[t].bad >= 0:
+                return t
+        return -1
+
     def seed(self, uint64_t seed):
-        """Seed game k's PRNG from (seed, k)."""
+        """Seed game k's PRNGs (its game's and its random actions') from (seed, k)."""
         cdef Py_ssize_t k
+        cdef uint64_t s
         for k in range(self.c.K):
-            rng_seed(&self.envs[k].rng, env_seed(seed, <uint64_t>k))
+            s = env_seed(seed, <uint64_t>k)
+            rng_seed(&self.envs[k].rng, s)
+            rng_seed(&self.envs[k].arng, s ^ 0x616374696F6E73ULL)   # "actions"
 
     def start_of(self, Py_ssize_t k):
         """Game k's deal: (three hands as dealt, before the landlord takes the
@@ -463,25 +687,24 @@ cdef class VecCore:
         L = e.st.landlord
         return (tuple(e.dealt[i] - (e.bottom if i == L else 0) for i in range(3)), e.bottom, L)
 
-    def check(self, cnp.ndarray actions):
-        """Keep ``actions`` (int64, (K,), contiguous) for the next step after
-        checking every one is legal; IllegalActionError naming the first
-        game whose action is not, with nothing changed."""
+    def step(self, cnp.ndarray actions):
+        """Play ``actions`` (int64, (K,), contiguous) after checking every
+        one is legal: EnvActionError naming the first game whose action is
+        not, with nothing changed.  Returns ``run_all``'s failure or None."""
         cdef const int64_t[::1] a = actions
-        cdef Py_ssize_t k, bad = -1, K = self.c.K
+        cdef Py_ssize_t bad
+        cdef int t
         cdef const Core* v = &self.c
-        with nogil:
-            for k in range(K):
-                if a[k] < 0 or a[k] >= v.A or not v.mask[k * v.A + a[k]]:
-                    bad = k
-                    break
-        if bad >= 0:
-            raise IllegalActionError(
-                f"env {bad}: action {a[bad]} is not legal for seat {v.seat[bad]} (legal ids: "
-                f"{sorted(np.asarray(self.buffers['legal_ids'][bad, :v.n_legal[bad]]).tolist())[:12]}"
-                f"{' ...' if v.n_legal[bad] > 12 else ''}); no game was changed")
         self._actions = actions
         self.c.actions = &a[0]
+        t = self.dispatch(P_CHECK)
+        if t >= 0:
+            bad = self.slots[t].bad
+            raise EnvActionError(
+                f"env {bad}: action {a[bad]} is not legal for seat {v.seat[bad]} (legal ids: "
+                f"{sorted(np.asarray(self.buffers['legal_ids'][bad, :v.n_legal[bad]]).tolist())[:12]}"
+                f"{' ...' if v.n_legal[bad] > 12 else ''}); no game was changed", f"env {bad}", v.seat[bad], a[bad])
+        return self.run_all(P_STEP)
 
     def set_rows(self, cnp.ndarray x, cnp.ndarray offsets):
         """The DouZero row buffer (float32 (R, 484), R >= offsets[K]) and offsets (int64, K + 1)."""
@@ -489,26 +712,16 @@ cdef class VecCore:
         self.c.x = <float*>_ptr(x)
         self.c.offsets = <const int64_t*>_ptr(offsets)
 
-    def run(self, int phase, Py_ssize_t lo, Py_ssize_t hi):
-        """Phase 0 reset, 1 step, 2 DouZero rows over games lo..hi-1 (no GIL).
-        Returns (game, E_* code) of the first failure, or None."""
-        cdef MoveRec buf[MAX_MOVES]
-        cdef Py_ssize_t k, bad = -1
-        cdef int err = 0
-        cdef const Core* v = &self.c
-        cdef BotFn bot = self.bot
-        with nogil:
-            for k in range(lo, hi):
-                if phase == 0:
-                    err = reset_one(v, k, bot, buf)
-                elif phase == 1:
-                    err = step_one(v, k, bot, buf)
-                else:
-                    encode_one_env(v, k)
-                if err:
-                    bad = k
-                    break
-        return None if bad < 0 else (bad, err)
+    def run_all(self, int phase):
+        """Phase 0 reset, 1 step (``step`` checks first), 2 DouZero rows, 4
+        random actions into the ``actions`` buffer, 5 those actions played,
+        over every game.  Returns (game, E_* code) of the first failure, or None."""
+        cdef int t
+        if phase == P_RANDOM:
+            self._actions = None
+            self.c.actions = self.c.sample
+        t = self.dispatch(phase)
+        return None if t < 0 else (self.slots[t].bad, self.slots[t].err)
 
 
 cdef void* _ptr(cnp.ndarray a) except NULL:
