@@ -2,9 +2,9 @@
 """Native core of ``ddzcore.envs.vector.VectorEnv``: K play-phase games stepped in C.
 
 Each game is an ``Env`` record (the native ``State`` of ``_state.pxd``, its
-own PRNG, and the little history the encodings need); ``run`` steps the
-games ``lo..hi`` without the GIL, so the Python side can give disjoint ranges
-to several threads.  Every output is written in place into NumPy arrays the
+own PRNG, and the little history the encodings need); ``VecCore.run_all``
+runs a phase (reset, step, ...) over every game without the GIL, on one or
+more threads (below).  Every output is written in place into NumPy arrays the
 Python side allocated once: no Python object per game or per move.
 
 Per game, docs/rules.md §3-4 and §6 for the play phase: a deal (17/17/17 +
@@ -21,11 +21,13 @@ second PRNG (``arng``, seeded from (seed, k) too) draws only the random
 actions of ``sample_actions``/``step_random``.
 
 Threads: ``VecCore.serve(t)`` is the life of worker t (a Python thread that
-releases the GIL for its whole life); ``VecCore.run_all`` hands every worker
-its range of games through a per-worker slot (its own cache lines), works on
-range 0 itself and waits for the others.  A handoff spins briefly on the
-slot's generation counter (a step comes every few hundred microseconds in a
-training loop) and then sleeps on a lock, so an idle environment costs no CPU.
+releases the GIL for its whole life).  ``VecCore.run_all`` posts a
+generation; every thread, the caller too, then claims blocks of games from
+a shared counter until none is left, so a worker that the OS has not
+scheduled yet (the machines are shared) costs nothing but its help, and the
+blocks balance the games' uneven costs.  A worker polls for the next
+generation for some tens of microseconds (a step comes every few hundred in
+a training loop), then sleeps on its lock: an idle environment costs no CPU.
 """
 
 from libc.stdlib cimport calloc, free
@@ -64,25 +66,31 @@ cdef enum:
     P_SAMPLE = 4        # draw a random legal action per game into v.sample
     P_RANDOM = 5        # P_SAMPLE then P_STEP on it, game by game
     P_STOP = 6          # a worker's end
-    SPIN = 100          # polls of a slot with a pause between (a few microseconds) ...
-    YIELDS = 100        # ... then with the core yielded between, before sleeping on its lock
+    SPIN = 2000         # polls (with a pause) before a worker sleeps or a waiter yields: some microseconds
+    BLOCKS_PER_THREAD = 8   # blocks of games a step is cut into, per thread (for balance)
     LINE = 64           # bytes of a cache line
 
 cdef extern from *:
     """
-    /* Acquire loads and release stores of a slot's counters, and a pause for spinning. */
+    /* Sequentially consistent 64-bit atomics for the workers' handoff, a pause for polling. */
     #if defined(_MSC_VER)
     #include <intrin.h>
-    static __inline long ddz_load(volatile long *p) { return _InterlockedOr(p, 0); }
-    static __inline void ddz_store(volatile long *p, long v) { _InterlockedExchange(p, v); }
+    static __inline long long ddz_load(volatile long long *p) { return _InterlockedOr64(p, 0); }
+    static __inline void ddz_store(volatile long long *p, long long v) { _InterlockedExchange64(p, v); }
+    static __inline long long ddz_add(volatile long long *p, long long v) { return _InterlockedExchangeAdd64(p, v); }
+    static __inline int ddz_cas(volatile long long *p, long long old, long long v) {
+        return _InterlockedCompareExchange64(p, v, old) == old; }
     #if defined(_M_IX86) || defined(_M_X64)
     #define ddz_pause() _mm_pause()
     #else
     #define ddz_pause() __yield()
     #endif
     #else
-    static inline long ddz_load(volatile long *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
-    static inline void ddz_store(volatile long *p, long v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+    static inline long long ddz_load(volatile long long *p) { return __atomic_load_n(p, __ATOMIC_SEQ_CST); }
+    static inline void ddz_store(volatile long long *p, long long v) { __atomic_store_n(p, v, __ATOMIC_SEQ_CST); }
+    static inline long long ddz_add(volatile long long *p, long long v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
+    static inline int ddz_cas(volatile long long *p, long long old, long long v) {
+        return __atomic_compare_exchange_n(p, &old, v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); }
     #if defined(__x86_64__) || defined(__i386__)
     #define ddz_pause() __builtin_ia32_pause()
     #elif defined(__aarch64__) || defined(__arm__)
@@ -99,8 +107,10 @@ cdef extern from *:
     #define ddz_yield() ((void)sched_yield())
     #endif
     """
-    long ddz_load(volatile long* p) noexcept nogil
-    void ddz_store(volatile long* p, long v) noexcept nogil
+    long long ddz_load(volatile long long* p) noexcept nogil
+    void ddz_store(volatile long long* p, long long v) noexcept nogil
+    long long ddz_add(volatile long long* p, long long v) noexcept nogil
+    bint ddz_cas(volatile long long* p, long long old, long long v) noexcept nogil
     void ddz_pause() noexcept nogil
     void ddz_yield() noexcept nogil
 
@@ -182,18 +192,28 @@ cdef struct Core:
     int64_t* sample     # the random actions (the "actions" buffer)
 
 
+cdef struct Pool:
+    # The handoff of one run_all: the main thread posts a generation and
+    # every thread (it too) claims blocks of games until none is left.
+    # Each field that more than one thread writes has its own cache line.
+    char pad0[LINE]
+    long long go        # the generation posted (the main thread writes it)
+    int phase           # its phase
+    Py_ssize_t block    # games per block
+    Py_ssize_t nblocks
+    char pad1[LINE]
+    long long claim     # (generation << 32) | the next unclaimed block
+    char pad2[LINE]
+    long long finished  # blocks finished in this generation
+    char pad3[LINE]
+
+
 cdef struct Slot:
-    # One worker's handoff (worker 0 is the calling thread).  The fields
-    # are padded on both sides so that two slots never share a cache line.
+    # A worker's sleep (worker 0 is the calling thread): padded so that two
+    # slots never share a cache line.
     char before[LINE]
-    long go             # the generation the main thread posted
-    long done           # the generation this worker finished
-    int phase
-    int err
-    Py_ssize_t lo, hi   # its games
-    Py_ssize_t bad      # its first failing game, or -1
-    PyThread_type_lock wake      # posted with every generation
-    PyThread_type_lock finished  # posted when the generation is done
+    long long sleeping  # the worker is (about to be) asleep on wake
+    PyThread_type_lock wake
     char after[LINE]
 
 
@@ -452,19 +472,20 @@ cdef void encode_one_env(const Core* v, Py_ssize_t k) noexcept nogil:
 
 # ---------------------------------------------------------------- running ranges and threads
 
-cdef void run_range(const Core* v, BotFn bot, int phase, Slot* s) noexcept nogil:
-    """One phase over the slot's games; s.bad, s.err: the first failure."""
+cdef void run_range(const Core* v, BotFn bot, int phase, Py_ssize_t lo, Py_ssize_t hi,
+                    int64_t* bad, int* code) noexcept nogil:
+    """One phase over games lo..hi-1; *bad, *code: the first failure (game, E_* code) or -1."""
     cdef MoveRec buf[MAX_MOVES]
     cdef Py_ssize_t k
     cdef int64_t a
     cdef int err = 0
-    s.bad = -1
-    s.err = E_OK
-    for k in range(s.lo, s.hi):
+    bad[0] = -1
+    code[0] = E_OK
+    for k in range(lo, hi):
         if phase == P_CHECK:
             a = v.actions[k]
             if a < 0 or a >= v.A or not v.mask[k * v.A + a]:
-                s.bad = k
+                bad[0] = k
                 return
             continue
         if phase == P_SAMPLE or phase == P_RANDOM:
@@ -478,50 +499,47 @@ cdef void run_range(const Core* v, BotFn bot, int phase, Slot* s) noexcept nogil
         else:
             err = step_one(v, k, bot, buf)
         if err:
-            s.bad = k
-            s.err = err
+            bad[0] = k
+            code[0] = err
             return
 
 
-cdef inline void post(Slot* s, long gen) noexcept nogil:
-    ddz_store(&s.go, gen)
-    PyThread_release_lock(s.wake)
-
-
-cdef void await_value(volatile long* p, long want, PyThread_type_lock lock) noexcept nogil:
-    """Wait until *p == want: poll (the other thread is usually a few
-    microseconds away), then poll yielding the core (on a busy machine the
-    other thread may be waiting for one), then sleep on `lock`, which the
-    writer posts after storing; the post is taken in every case."""
-    cdef int i
-    for i in range(SPIN):
-        if ddz_load(p) == want:
-            break
-        ddz_pause()
-    else:
-        for i in range(YIELDS):
-            if ddz_load(p) == want:
-                break
-            ddz_yield()
-    PyThread_acquire_lock(lock, WAIT_LOCK)
-
-
-cdef inline void await_done(Slot* s, long gen) noexcept nogil:
-    await_value(&s.done, gen, s.finished)
-
-
-cdef void serve_slot(const Core* v, BotFn bot, Slot* s) noexcept nogil:
-    """A worker's life: wait for a generation, run its phase, report; until P_STOP."""
-    cdef long seen = 0
+cdef void work(const Core* v, BotFn bot, Pool* p, long long gen, int phase,
+               int64_t* bad, int* code) noexcept nogil:
+    """Claim and run blocks of generation `gen` until none is left."""
+    cdef long long c, b
     while True:
-        seen += 1                           # run_all posts every worker every generation
-        await_value(&s.go, seen, s.wake)
-        if s.phase != P_STOP:
-            run_range(v, bot, s.phase, s)
-        ddz_store(&s.done, seen)
-        PyThread_release_lock(s.finished)
-        if s.phase == P_STOP:
+        c = ddz_load(&p.claim)
+        b = c & <long long>0xFFFFFFFFU
+        if (c >> 32) != gen or b >= p.nblocks:
             return
+        if not ddz_cas(&p.claim, c, c + 1):
+            continue
+        run_range(v, bot, phase, b * p.block, min(v.K, (b + 1) * p.block), bad + b, code + b)
+        ddz_add(&p.finished, 1)
+
+
+cdef void serve_slot(const Core* v, BotFn bot, Pool* p, Slot* s, int64_t* bad, int* code) noexcept nogil:
+    """A worker's life: wait for a generation (polling, then asleep), help
+    with its blocks; until P_STOP."""
+    cdef long long seen = 0
+    cdef int i
+    while True:
+        for i in range(SPIN):
+            if ddz_load(&p.go) != seen:
+                break
+            ddz_pause()
+        else:
+            while True:
+                ddz_store(&s.sleeping, 1)
+                if ddz_load(&p.go) != seen:
+                    break
+                PyThread_acquire_lock(s.wake, WAIT_LOCK)   # may wake early: the loop looks again
+            ddz_store(&s.sleeping, 0)
+        seen = ddz_load(&p.go)
+        if p.phase == P_STOP:
+            return
+        work(v, bot, p, seen, p.phase, bad, code)
 
 
 # ---------------------------------------------------------------- the Python-facing core
@@ -536,16 +554,19 @@ cdef class VecCore:
     cdef Core c
     cdef Env* envs
     cdef BotFn bot
+    cdef Pool* pool
     cdef Slot* slots
-    cdef void* slot_block
+    cdef void* block_mem
+    cdef int64_t* bad          # per block: its first failing game or -1
+    cdef int* code             # per block: that failure's E_* code
     cdef readonly int threads
-    cdef long gen
+    cdef long long gen
     cdef readonly object buffers
     cdef object _keep, _actions, _rows
 
     def __cinit__(self):
         self.envs = NULL
-        self.slot_block = NULL
+        self.block_mem = NULL
         self.threads = 0
 
     def __init__(self, Py_ssize_t num_envs, int flags, int learners, int bot, bint douzero,
@@ -556,6 +577,9 @@ cdef class VecCore:
         cdef u64[::1] cards = np.ascontiguousarray(codes["cards"], np.uint64)
         cdef u64[::1] info = np.ascontiguousarray(codes["info"], np.uint64)
         cdef int t, n = <int>min(threads, num_envs)
+        cdef Py_ssize_t block = max(1, (num_envs + n * BLOCKS_PER_THREAD - 1) // (n * BLOCKS_PER_THREAD))
+        cdef Py_ssize_t nblocks = (num_envs + block - 1) // block
+        cdef char* mem
         while size < 2 * A:
             size *= 2
         slots = np.full(size, -1, np.int32)
@@ -566,20 +590,22 @@ cdef class VecCore:
                 h = (h + 1) & (size - 1)
             sl[h] = <int32_t>i
         self.envs = <Env*>calloc(num_envs, sizeof(Env))
-        self.slot_block = calloc(n + 1, sizeof(Slot))      # one spare slot: room to align to a line
-        if self.envs == NULL or self.slot_block == NULL:
+        self.block_mem = calloc(1, LINE + sizeof(Pool) + n * sizeof(Slot) + nblocks * (sizeof(int64_t) + sizeof(int)))
+        if self.envs == NULL or self.block_mem == NULL:
             raise MemoryError()
-        self.slots = <Slot*>((<size_t>self.slot_block + LINE - 1) & ~(<size_t>LINE - 1))
-        for t in range(n):
-            self.slots[t].lo = t * num_envs // n
-            self.slots[t].hi = (t + 1) * num_envs // n
-            if t:
-                self.slots[t].wake = PyThread_allocate_lock()
-                self.slots[t].finished = PyThread_allocate_lock()
-                if self.slots[t].wake == NULL or self.slots[t].finished == NULL:
-                    raise MemoryError()
-                PyThread_acquire_lock(self.slots[t].wake, WAIT_LOCK)      # both start taken
-                PyThread_acquire_lock(self.slots[t].finished, WAIT_LOCK)
+        mem = <char*>((<size_t>self.block_mem + LINE - 1) & ~(<size_t>LINE - 1))
+        self.pool = <Pool*>mem
+        self.slots = <Slot*>(mem + sizeof(Pool))
+        self.bad = <int64_t*>(mem + sizeof(Pool) + n * sizeof(Slot))
+        self.code = <int*>(self.bad + nblocks)
+        self.pool.block = block
+        self.pool.nblocks = nblocks
+        self.threads = 1
+        for t in range(1, n):
+            self.slots[t].wake = PyThread_allocate_lock()
+            if self.slots[t].wake == NULL:
+                raise MemoryError()
+            PyThread_acquire_lock(self.slots[t].wake, WAIT_LOCK)      # taken: a worker sleeps on it
             self.threads = t + 1
         self.buffers = buffers
         self._keep = (cards, info, slots)
@@ -618,11 +644,8 @@ cdef class VecCore:
     def __dealloc__(self):
         cdef int t
         for t in range(1, self.threads):
-            if self.slots[t].wake != NULL:
-                PyThread_free_lock(self.slots[t].wake)
-            if self.slots[t].finished != NULL:
-                PyThread_free_lock(self.slots[t].finished)
-        free(self.slot_block)
+            PyThread_free_lock(self.slots[t].wake)
+        free(self.block_mem)
         free(self.envs)
 
     def serve(self, int t):
@@ -631,40 +654,48 @@ cdef class VecCore:
         if not 0 < t < self.threads:
             raise InvalidArgumentError(f"worker {t} is not in 1..{self.threads - 1}")
         with nogil:
-            serve_slot(&self.c, self.bot, self.slots + t)
+            serve_slot(&self.c, self.bot, self.pool, self.slots + t, self.bad, self.code)
 
     def stop(self):
-        """End every worker's ``serve``; later phases run in the calling thread alone."""
-        cdef int t, n = self.threads
-        if n < 2:
-            return
-        self.gen += 1
-        with nogil:
-            for t in range(1, n):
-                self.slots[t].phase = P_STOP
-                post(self.slots + t, self.gen)
-            for t in range(1, n):
-                await_done(self.slots + t, self.gen)
-        self.slots[0].hi = self.c.K
-        self.threads = 1
+        """End every worker's ``serve`` (the caller joins their threads);
+        later phases run in the calling thread alone."""
+        if self.threads > 1:
+            self.post(P_STOP)
+            self.threads = 1
 
-    cdef int dispatch(self, int phase) noexcept:
-        """Run `phase` over every game on every slot; returns the slot
-        holding the first failing game, or -1."""
-        cdef int t, n = self.threads, first = -1
-        cdef long gen
+    cdef void post(self, int phase) noexcept nogil:
+        cdef int t
         self.gen += 1
-        gen = self.gen
+        self.pool.phase = phase
+        ddz_store(&self.pool.finished, 0)
+        ddz_store(&self.pool.claim, self.gen << 32)
+        ddz_store(&self.pool.go, self.gen)
+        for t in range(1, self.threads):
+            if ddz_load(&self.slots[t].sleeping):
+                PyThread_release_lock(self.slots[t].wake)
+
+    cdef Py_ssize_t dispatch(self, int phase) noexcept:
+        """Run `phase` over every game; returns the block holding the first
+        failing game, or -1.  One thread: the games in order; several: every
+        thread claims blocks (the results are the same: games are independent)."""
+        cdef Py_ssize_t b, nb = self.pool.nblocks
+        cdef int i
         with nogil:
-            for t in range(1, n):
-                self.slots[t].phase = phase
-                post(self.slots + t, gen)
-            run_range(&self.c, self.bot, phase, self.slots)
-            for t in range(1, n):
-                await_done(self.slots + t, gen)
-        for t in range(n):
-            if self.slots[t].bad >= 0:
-                return t
+            if self.threads == 1:
+                run_range(&self.c, self.bot, phase, 0, self.c.K, self.bad, self.code)
+                nb = 1
+            else:
+                self.post(phase)
+                work(&self.c, self.bot, self.pool, self.gen, phase, self.bad, self.code)
+                for i in range(SPIN):
+                    if ddz_load(&self.pool.finished) == nb:
+                        break
+                    ddz_pause()
+                while ddz_load(&self.pool.finished) != nb:   # a worker is finishing a block
+                    ddz_yield()
+        for b in range(nb):
+            if self.bad[b] >= 0:
+                return b
         return -1
 
     def seed(self, uint64_t seed):
@@ -692,14 +723,13 @@ cdef class VecCore:
         one is legal: EnvActionError naming the first game whose action is
         not, with nothing changed.  Returns ``run_all``'s failure or None."""
         cdef const int64_t[::1] a = actions
-        cdef Py_ssize_t bad
-        cdef int t
+        cdef Py_ssize_t bad, t
         cdef const Core* v = &self.c
         self._actions = actions
         self.c.actions = &a[0]
         t = self.dispatch(P_CHECK)
         if t >= 0:
-            bad = self.slots[t].bad
+            bad = self.bad[t]
             raise EnvActionError(
                 f"env {bad}: action {a[bad]} is not legal for seat {v.seat[bad]} (legal ids: "
                 f"{sorted(np.asarray(self.buffers['legal_ids'][bad, :v.n_legal[bad]]).tolist())[:12]}"
@@ -716,12 +746,12 @@ cdef class VecCore:
         """Phase 0 reset, 1 step (``step`` checks first), 2 DouZero rows, 4
         random actions into the ``actions`` buffer, 5 those actions played,
         over every game.  Returns (game, E_* code) of the first failure, or None."""
-        cdef int t
+        cdef Py_ssize_t t
         if phase == P_RANDOM:
             self._actions = None
             self.c.actions = self.c.sample
         t = self.dispatch(phase)
-        return None if t < 0 else (self.slots[t].bad, self.slots[t].err)
+        return None if t < 0 else (self.bad[t], self.code[t])
 
 
 cdef void* _ptr(cnp.ndarray a) except NULL:
