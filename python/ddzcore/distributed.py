@@ -31,7 +31,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Literal, Optional, Sequence, overload
 
 import numpy as np
 
@@ -172,6 +172,18 @@ def _simulate_range(lo: int, hi: int, seed: int, rules: Rules, record: bool, thr
 
 def _summarize_range(lo: int, hi: int, seed: int, rules: Rules, threads: int) -> SimulationSummary:
     return summarize(_simulate(hi - lo, seed, rules=rules, first_game=lo, threads=threads), lo)
+
+
+@overload
+def simulate(n_games: int, seed: int, rules: "Rules | str | None" = None, *, record: bool = False,
+             summary: Literal[False] = False, chunks: Optional[int] = None, threads: int = 1,
+             ray: bool = True) -> SelfPlay: ...
+
+
+@overload
+def simulate(n_games: int, seed: int, rules: "Rules | str | None" = None, *, record: bool = False,
+             summary: Literal[True], chunks: Optional[int] = None, threads: int = 1,
+             ray: bool = True) -> SimulationSummary: ...
 
 
 def simulate(n_games: int, seed: int, rules: "Rules | str | None" = None, *, record: bool = False,

@@ -22,10 +22,11 @@ actions of ``sample_actions``/``step_random``.
 
 Threads: ``VecCore.serve(t)`` is the life of worker t (a Python thread that
 releases the GIL for its whole life).  ``VecCore.run_all`` posts a
-generation; every thread, the caller too, then claims blocks of games from
-a shared counter until none is left, so a worker that the OS has not
-scheduled yet (the machines are shared) costs nothing but its help, and the
-blocks balance the games' uneven costs.  A worker polls for the next
+generation; every thread, the caller too, then claims blocks of games:
+its own range first (so its games stay in its core's cache), then what the
+others have not reached, so a worker that the OS has not scheduled yet (the
+machines are shared) costs nothing but its help, and the blocks balance the
+games' uneven costs.  A worker polls for the next
 generation for some tens of microseconds (a step comes every few hundred in
 a training loop), then sleeps on its lock: an idle environment costs no CPU.
 """
@@ -202,16 +203,16 @@ cdef struct Pool:
     Py_ssize_t block    # games per block
     Py_ssize_t nblocks
     char pad1[LINE]
-    long long claim     # (generation << 32) | the next unclaimed block
-    char pad2[LINE]
     long long finished  # blocks finished in this generation
-    char pad3[LINE]
+    char pad2[LINE]
 
 
 cdef struct Slot:
-    # A worker's sleep (worker 0 is the calling thread): padded so that two
-    # slots never share a cache line.
+    # Thread t's blocks and sleep (thread 0 is the caller): padded so that
+    # two slots never share a cache line.
     char before[LINE]
+    long long claim     # (generation << 32) | its next unclaimed block
+    Py_ssize_t end      # its blocks end here (they start where slot t - 1's end)
     long long sleeping  # the worker is (about to be) asleep on wake
     PyThread_type_lock wake
     char after[LINE]
@@ -504,26 +505,34 @@ cdef void run_range(const Core* v, BotFn bot, int phase, Py_ssize_t lo, Py_ssize
             return
 
 
-cdef void work(const Core* v, BotFn bot, Pool* p, long long gen, int phase,
+cdef void work(const Core* v, BotFn bot, Pool* p, Slot* slots, int n, int me, long long gen, int phase,
                int64_t* bad, int* code) noexcept nogil:
-    """Claim and run blocks of generation `gen` until none is left."""
+    """Claim and run blocks of generation `gen`: thread `me`'s own first
+    (its games stay in its core's cache from step to step), then those the
+    other threads have not reached, until none is left."""
     cdef long long c, b
-    while True:
-        c = ddz_load(&p.claim)
-        b = c & <long long>0xFFFFFFFFU
-        if (c >> 32) != gen or b >= p.nblocks:
-            return
-        if not ddz_cas(&p.claim, c, c + 1):
-            continue
-        run_range(v, bot, phase, b * p.block, min(v.K, (b + 1) * p.block), bad + b, code + b)
-        ddz_add(&p.finished, 1)
+    cdef int i
+    cdef Slot* s
+    for i in range(n):
+        s = slots + (me + i) % n
+        while True:
+            c = ddz_load(&s.claim)
+            b = c & <long long>0xFFFFFFFFU
+            if (c >> 32) != gen or b >= s.end:
+                break
+            if not ddz_cas(&s.claim, c, c + 1):
+                continue
+            run_range(v, bot, phase, b * p.block, min(v.K, (b + 1) * p.block), bad + b, code + b)
+            ddz_add(&p.finished, 1)
 
 
-cdef void serve_slot(const Core* v, BotFn bot, Pool* p, Slot* s, int64_t* bad, int* code) noexcept nogil:
+cdef void serve_slot(const Core* v, BotFn bot, Pool* p, Slot* slots, int n, int me,
+                     int64_t* bad, int* code) noexcept nogil:
     """A worker's life: wait for a generation (polling, then asleep), help
     with its blocks; until P_STOP."""
     cdef long long seen = 0
     cdef int i
+    cdef Slot* s = slots + me
     while True:
         for i in range(SPIN):
             if ddz_load(&p.go) != seen:
@@ -539,7 +548,7 @@ cdef void serve_slot(const Core* v, BotFn bot, Pool* p, Slot* s, int64_t* bad, i
         seen = ddz_load(&p.go)
         if p.phase == P_STOP:
             return
-        work(v, bot, p, seen, p.phase, bad, code)
+        work(v, bot, p, slots, n, me, seen, p.phase, bad, code)
 
 
 # ---------------------------------------------------------------- the Python-facing core
@@ -600,6 +609,8 @@ cdef class VecCore:
         self.code = <int*>(self.bad + nblocks)
         self.pool.block = block
         self.pool.nblocks = nblocks
+        for t in range(n):
+            self.slots[t].end = (t + 1) * nblocks // n
         self.threads = 1
         for t in range(1, n):
             self.slots[t].wake = PyThread_allocate_lock()
@@ -654,7 +665,7 @@ cdef class VecCore:
         if not 0 < t < self.threads:
             raise InvalidArgumentError(f"worker {t} is not in 1..{self.threads - 1}")
         with nogil:
-            serve_slot(&self.c, self.bot, self.pool, self.slots + t, self.bad, self.code)
+            serve_slot(&self.c, self.bot, self.pool, self.slots, self.threads, t, self.bad, self.code)
 
     def stop(self):
         """End every worker's ``serve`` (the caller joins their threads);
@@ -668,7 +679,8 @@ cdef class VecCore:
         self.gen += 1
         self.pool.phase = phase
         ddz_store(&self.pool.finished, 0)
-        ddz_store(&self.pool.claim, self.gen << 32)
+        for t in range(self.threads):
+            ddz_store(&self.slots[t].claim, (self.gen << 32) | (self.slots[t - 1].end if t else 0))
         ddz_store(&self.pool.go, self.gen)
         for t in range(1, self.threads):
             if ddz_load(&self.slots[t].sleeping):
@@ -686,7 +698,7 @@ cdef class VecCore:
                 nb = 1
             else:
                 self.post(phase)
-                work(&self.c, self.bot, self.pool, self.gen, phase, self.bad, self.code)
+                work(&self.c, self.bot, self.pool, self.slots, self.threads, 0, self.gen, phase, self.bad, self.code)
                 for i in range(SPIN):
                     if ddz_load(&self.pool.finished) == nb:
                         break
