@@ -67,7 +67,7 @@ cdef enum:
     P_SAMPLE = 4        # draw a random legal action per game into v.sample
     P_RANDOM = 5        # P_SAMPLE then P_STEP on it, game by game
     P_STOP = 6          # a worker's end
-    SPIN = 2000         # polls (with a pause) before a worker sleeps or a waiter yields: some microseconds
+    SPIN = 200          # polls (with a pause) before a worker sleeps or a waiter yields: a few microseconds
     BLOCKS_PER_THREAD = 8   # blocks of games a step is cut into, per thread (for balance)
     LINE = 64           # bytes of a cache line
 
