@@ -8,6 +8,11 @@ from typing_extensions import disjoint_base
 COMPACT_SIZE: int
 DOUZERO_WIDTH: int
 MAX_LEGAL: int
+RESET: int
+STEP: int
+ROWS: int
+SAMPLE: int
+RANDOM: int
 COMPACT_LAYOUT: tuple[tuple[str, int, int], ...]
 BOT_NAMES: tuple[str, ...]
 

@@ -121,6 +121,9 @@ COMPACT_SIZE = OBS
 DOUZERO_WIDTH = DZ_WIDTH
 #: Most legal moves of one position the buffers hold (``legal_ids`` columns).
 MAX_LEGAL = MAX_MOVES
+#: ``VecCore.run_all``'s phases: a new game in every env, the checked
+#: actions played, the DouZero rows, random actions drawn, random actions played.
+RESET, STEP, ROWS, SAMPLE, RANDOM = P_RESET, P_STEP, P_ROWS, P_SAMPLE, P_RANDOM
 
 #: The compact observation (int8), from the seat to move: relative seats are
 #: 0 self, 1 the next seat (who plays after it), 2 the previous seat.  Card
@@ -746,7 +749,7 @@ cdef class VecCore:
                 f"env {bad}: action {a[bad]} is not legal for seat {v.seat[bad]} (legal ids: "
                 f"{sorted(np.asarray(self.buffers['legal_ids'][bad, :v.n_legal[bad]]).tolist())[:12]}"
                 f"{' ...' if v.n_legal[bad] > 12 else ''}); no game was changed", f"env {bad}", v.seat[bad], a[bad])
-        return self.run_all(P_STEP)
+        return self.failure(self.dispatch(P_STEP))
 
     def set_rows(self, cnp.ndarray x, cnp.ndarray offsets):
         """The DouZero row buffer (float32 (R, 484), R >= offsets[K]) and offsets (int64, K + 1)."""
@@ -755,15 +758,19 @@ cdef class VecCore:
         self.c.offsets = <const int64_t*>_ptr(offsets)
 
     def run_all(self, int phase):
-        """Phase 0 reset, 1 step (``step`` checks first), 2 DouZero rows, 4
-        random actions into the ``actions`` buffer, 5 those actions played,
-        over every game.  Returns (game, E_* code) of the first failure, or None."""
-        cdef Py_ssize_t t
+        """RESET, ROWS (after ``set_rows``), SAMPLE (random actions into the
+        ``actions`` buffer) or RANDOM (those actions played) over every
+        game (STEP is ``step``'s, after its check).  Returns (game, E_*
+        code) of the first failure, or None."""
+        if phase not in (P_RESET, P_ROWS, P_SAMPLE, P_RANDOM):
+            raise InvalidArgumentError(f"run_all runs RESET, ROWS, SAMPLE or RANDOM, not phase {phase}")
         if phase == P_RANDOM:
             self._actions = None
             self.c.actions = self.c.sample
-        t = self.dispatch(phase)
-        return None if t < 0 else (self.bad[t], self.code[t])
+        return self.failure(self.dispatch(phase))
+
+    cdef object failure(self, Py_ssize_t block):
+        return None if block < 0 else (self.bad[block], self.code[block])
 
 
 cdef void* _ptr(cnp.ndarray a) except NULL:

@@ -74,10 +74,11 @@ game into ``actions`` (int64 (K,)) from the game's own action PRNG (seeded
 from ``(seed, k)``), and ``step_random()`` is ``step(sample_actions())`` in
 one native pass, for self-play baselines and benchmarks.
 
-Threads: ``threads=n`` splits the games into n contiguous ranges, each
-stepped by a persistent worker (the first by the calling thread) with the
-GIL released; the workers sleep when the environment is idle, and
-``close()`` (or the ``with`` block's end) stops them.
+Threads: with ``threads=n``, n - 1 persistent native workers and the
+calling thread step the games with the GIL released, each claiming blocks
+of games (its own share first, then what the others have not reached);
+the workers sleep when the environment is idle, and ``close()`` (or the
+``with`` block's end) stops them.
 """
 
 from __future__ import annotations
@@ -182,7 +183,7 @@ class VectorEnv:
                                      self.space.codes, b, self.threads)
         self._core.seed(self._seed)
         # Persistent workers: each releases the GIL for its whole life and
-        # sleeps between steps; range 0 runs in the calling thread.
+        # sleeps between steps; the calling thread is the n-th.
         self._workers = [threading.Thread(target=self._core.serve, args=(t,), daemon=True,
                                           name=f"VectorEnv-{t}") for t in range(1, self._core.threads)]
         for w in self._workers:
@@ -198,13 +199,13 @@ class VectorEnv:
             what = (f"more than {_vecenv.MAX_LEGAL} legal moves" if code == 1
                     else "a legal move outside the action space")
             raise EnvStateError(f"env {k}: {what} (rules {self.rules!r}); the environment needs reset()", env=k)
-        if self.encoding == "douzero" and phase != 2:
+        if self.encoding == "douzero" and phase != _vecenv.ROWS:
             np.cumsum(self.n_legal, out=self.offsets[1:])
             total = int(self.offsets[-1])
             if total > len(self.x):
                 self.x = np.zeros((2 * total, _vecenv.DOUZERO_WIDTH), np.float32)
             core.set_rows(self.x, self.offsets)
-            self._run(2)
+            self._run(_vecenv.ROWS)
 
     def _observation(self) -> dict[str, np.ndarray]:
         if self.encoding == "compact":
@@ -240,7 +241,7 @@ class VectorEnv:
             self._seed = _int(seed, "seed", 0, (1 << 64) - 1)
             self._core.seed(self._seed)
         self.action_mask[:] = False
-        self._run(0)
+        self._run(_vecenv.RESET)
         self._ready = True
         return self._observation(), self._info()
 
@@ -252,7 +253,7 @@ class VectorEnv:
         whose action is not in its ``action_mask``, ``InvalidArgumentError``
         for a wrong shape or dtype, and ``EnvStateError`` before
         ``reset()``; no game changes then.  Every action is checked (by the
-        worker threads, each on its games) before any game moves."""
+        threads) before any game moves."""
         self._need_ready()
         a = actions if isinstance(actions, np.ndarray) else np.asarray(actions)
         if a.dtype.kind not in "iu" or a.shape != (self.num_envs,):
@@ -263,7 +264,7 @@ class VectorEnv:
                 k = int(np.argmax(a >= np.uint64(1 << 63)))
                 raise InvalidArgumentError(f"env {k}: action {int(a[k])} is not an action id")
             a = np.ascontiguousarray(a, np.int64)
-        self._run(1, a)
+        self._run(_vecenv.STEP, a)
         return self._observation(), self.rewards, self.terminations, self.truncations, self._info()
 
     def sample_actions(self) -> np.ndarray:
@@ -274,16 +275,16 @@ class VectorEnv:
         buffer (int64, (K,)), overwritten by the next call; ``EnvStateError``
         before ``reset()``."""
         self._need_ready()
-        self._core.run_all(4)
+        self._core.run_all(_vecenv.SAMPLE)
         return self.actions
 
     def step_random(self) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """``step(sample_actions())`` in one native pass (the actions are
-        drawn and played game by game, each thread on its own games); the
+        drawn and played game by game, each thread on the games it claims); the
         actions played are left in ``actions``.  ``EnvStateError`` before
         ``reset()``."""
         self._need_ready()
-        self._run(5)
+        self._run(_vecenv.RANDOM)
         return self._observation(), self.rewards, self.terminations, self.truncations, self._info()
 
     def _need_ready(self) -> None:
