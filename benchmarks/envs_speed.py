@@ -12,8 +12,13 @@ Two ratios, each the median of interleaved rounds (reference, then ddzcore):
    (RLCard has no bidding either), with the ``compact`` and the ``rlcard``
    encodings; games/s.
 2. ``ddzcore.simulate(n)`` in this process (one thread) against
-   ``ddzcore.distributed.simulate(n)`` on a local Ray with 2 CPUs (2
-   tasks), results checked identical; games/s (Ray's start-up excluded).
+   ``ddzcore.distributed.simulate(n, summary=True)`` on a local Ray with 2
+   CPUs (``--chunks`` tasks; each sends back a ``SimulationSummary`` with a
+   checksum of every game, checked equal to ``summarize`` of the
+   one-process arrays, which is not timed); games/s.  Ray's start-up
+   (``ray.init`` and the first task, which starts the worker processes) is
+   timed apart and the ratio is given with and without it.  ``--arrays``
+   also times the per-game arrays sent back and joined (``summary=False``).
 
 Prints ``uptime`` before and after: the machines are shared.
 """
@@ -61,6 +66,46 @@ def timed(fn: Callable[[], int]) -> float:
     return n / (time.perf_counter() - t)
 
 
+def ray_round(args: argparse.Namespace) -> None:
+    import ray
+
+    import ddzcore
+    from ddzcore import distributed
+
+    t = time.perf_counter()
+    distributed.connect(num_cpus=2, include_dashboard=False)
+    init = time.perf_counter() - t
+    t = time.perf_counter()
+    distributed.simulate(1000, 0, chunks=args.chunks, summary=True)  # the worker processes start
+    first = time.perf_counter() - t
+    print(f"Ray start-up: ray.init {init:.2f} s, first task (workers start) {first:.2f} s")
+    n = args.sim_games
+    times: dict[str, list[float]] = {"one process": [], "Ray summary": [], "Ray arrays": []}
+    for r in range(args.rounds):
+        t = time.perf_counter()
+        ref = ddzcore.simulate(n, r)
+        times["one process"].append(time.perf_counter() - t)
+        t = time.perf_counter()
+        got = distributed.simulate(n, r, chunks=args.chunks, summary=True)
+        times["Ray summary"].append(time.perf_counter() - t)
+        assert got == distributed.summarize(ref), "Ray's games differ from the one-process run"
+        if args.arrays:
+            t = time.perf_counter()
+            full = distributed.simulate(n, r, chunks=args.chunks)
+            times["Ray arrays"].append(time.perf_counter() - t)
+            assert all(np.array_equal(getattr(ref, k), getattr(full, k)) for k in ("winner", "hands", "calls", "turns"))
+            del full
+        del ref
+    one = statistics.median(times["one process"])
+    for name in ("Ray summary", "Ray arrays") if args.arrays else ("Ray summary",):
+        m = statistics.median(times[name])
+        print(f"simulate {n:,} games, {name} ({args.chunks} tasks): {n / m:,.0f} games/s against one process "
+              f"{n / one:,.0f}: x{one / m:.2f} without Ray's start-up, x{one / (m + init + first):.2f} with it "
+              f"(identical results; seconds per round: {', '.join(f'{x:.2f}' for x in times['one process'])} | "
+              f"{', '.join(f'{x:.2f}' for x in times[name])})")
+    ray.shutdown()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rounds", type=int, default=5)
@@ -68,6 +113,8 @@ def main() -> None:
     ap.add_argument("--sim-games", type=int, default=10_000_000)
     ap.add_argument("--skip-ray", action="store_true")
     ap.add_argument("--skip-pettingzoo", action="store_true")
+    ap.add_argument("--chunks", type=int, default=2, help="Ray tasks per simulate")
+    ap.add_argument("--arrays", action="store_true", help="also time the per-game arrays sent back")
     args = ap.parse_args()
     print("uptime:", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
 
@@ -82,28 +129,7 @@ def main() -> None:
         print(f"{name:22s} {m:10.1f} games/s  x{m / base:.2f}  (rounds: {', '.join(f'{x:.0f}' for x in xs)})")
 
     if not args.skip_ray:
-        import ray
-
-        import ddzcore
-        from ddzcore import distributed
-
-        distributed.connect(num_cpus=2, include_dashboard=False)
-        distributed.simulate(1000, 0, chunks=2)  # workers up
-        one: list[float] = []
-        two: list[float] = []
-        n = args.sim_games
-        for r in range(args.rounds):
-            t = time.perf_counter()
-            ref = ddzcore.simulate(n, r)
-            one.append(n / (time.perf_counter() - t))
-            t = time.perf_counter()
-            got = distributed.simulate(n, r, chunks=2)
-            two.append(n / (time.perf_counter() - t))
-            assert all(np.array_equal(getattr(ref, k), getattr(got, k)) for k in ("winner", "hands", "calls", "turns"))
-        a, b = statistics.median(one), statistics.median(two)
-        print(f"simulate {n} games: one process {a:,.0f} games/s, Ray 2 CPUs {b:,.0f} games/s, x{b / a:.2f} "
-              f"(identical results; rounds: {', '.join(f'{x:,.0f}' for x in one)} | {', '.join(f'{x:,.0f}' for x in two)})")
-        ray.shutdown()
+        ray_round(args)
     print("uptime:", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
 
 

@@ -282,6 +282,27 @@ def test_distributed_ranges_equal_one_process(tmp_path: object) -> None:
         dist.selfplay_shards(10, 1, f"{tmp_path}/x", fmt="csv", ray=False)
 
 
+def test_distributed_summary_is_the_one_process_runs() -> None:
+    import ddzcore
+    from ddzcore import distributed as dist
+
+    ref = ddzcore.simulate(900, 7)
+    whole = dist.summarize(ref)
+    assert whole.games == 900 and whole.landlord_wins == int((ref.landlord_won & (ref.landlord >= 0)).sum())
+    assert sum(whole.seat_wins) == 2 * whole.games - whole.landlord_wins - 3 * whole.no_landlord
+    assert whole.turns == int(ref.turns.sum()) and whole.multiplier_total == int(ref.multiplier.sum())
+    for chunks in (1, 4):
+        assert dist.simulate(900, 7, summary=True, chunks=chunks, ray=False) == whole
+    assert dist.simulate(900, 8, summary=True, ray=False).checksum != whole.checksum
+    part = ddzcore.simulate(400, 7, first_game=500)
+    assert dist.summarize(ddzcore.simulate(500, 7)) + dist.summarize(part, 500) == whole
+    assert dist.summarize(part).checksum != dist.summarize(part, 500).checksum       # the game numbers count
+    ref.hands[123, 2] ^= 1 << 60
+    assert dist.summarize(ref).checksum != whole.checksum
+    with pytest.raises(InvalidArgumentError):
+        dist.simulate(10, 1, summary=True, record=True, ray=False)
+
+
 @pytest.mark.slow
 def test_distributed_on_local_ray(tmp_path: object) -> None:
     ray = pytest.importorskip("ray", reason="the ray extra is not installed: pip install 'ddzcore[ray]'")
@@ -294,6 +315,7 @@ def test_distributed_on_local_ray(tmp_path: object) -> None:
         got = dist.simulate(20_000, 9, chunks=4)
         for k in ("landlord", "winner", "calls", "hands", "multiplier", "turns"):
             assert np.array_equal(getattr(ref, k), getattr(got, k)), k
+        assert dist.simulate(20_000, 9, chunks=3, summary=True) == dist.summarize(ref)
         paths = dist.selfplay_shards(3000, 9, str(tmp_path), shard_games=1000)
         back = dist.read_shards(paths)
         rec = ddzcore.simulate(3000, 9, record=True)

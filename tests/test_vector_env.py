@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from ddzcore import Game, Hand, Rules, _douzero
-from ddzcore._errors import IllegalActionError, InvalidArgumentError, InvalidRulesError
+from ddzcore._errors import (EnvActionError, EnvStateError, IllegalActionError, InvalidArgumentError,
+                             InvalidRulesError)
 from ddzcore.game import MOVE_ID_BASE, Action, Phase
 from ddzcore.envs.vector import COMPACT_LAYOUT, VectorEnv
 
@@ -256,8 +257,9 @@ def test_bad_actions_raise_and_change_nothing() -> None:
     good = env.legal_ids[:, 0].astype(np.int64)
     illegal = good.copy()
     illegal[3] = int(np.flatnonzero(~env.action_mask[3])[0])
-    with pytest.raises(IllegalActionError, match=f"env 3: action {illegal[3]} "):
+    with pytest.raises(IllegalActionError, match=f"env 3: action {illegal[3]} ") as e:
         env.step(illegal)
+    assert e.type is EnvActionError and e.value.env == "env 3" and e.value.action == illegal[3]
     with pytest.raises(IllegalActionError, match="env 1: action -1 "):
         env.step(np.where(np.arange(5) == 1, -1, good))
     with pytest.raises(IllegalActionError, match=f"env 0: action {len(env.space)} "):
@@ -280,9 +282,87 @@ def test_bad_arguments(kwargs: dict[str, Any]) -> None:
         VectorEnv(2, **kwargs)
 
 
+@pytest.mark.parametrize("threads", [1, 3])
+def test_bad_action_in_any_range_changes_no_game(threads: int) -> None:
+    """The check runs on every worker's range before any game moves."""
+    with VectorEnv(9, seed=6, threads=threads) as env:
+        env.reset()
+        for k in (0, 4, 8):
+            before = [env.obs.copy(), env.action_mask.copy(), [env.deal(j) for j in range(9)]]
+            a = env.sample_actions().copy()
+            a[k] = int(np.flatnonzero(~env.action_mask[k])[0])
+            if k < 8:
+                a[8] = -5                         # a later bad action: the first one is named
+            with pytest.raises(EnvActionError, match=f"^env {k}: "):
+                env.step(a)
+            np.testing.assert_array_equal(before[0], env.obs)
+            np.testing.assert_array_equal(before[1], env.action_mask)
+            assert before[2] == [env.deal(j) for j in range(9)]
+
+
 def test_step_before_reset() -> None:
-    with pytest.raises(RuntimeError):
-        VectorEnv(2).step(np.zeros(2, np.int64))
+    env = VectorEnv(2)
+    for call in (lambda: env.step(np.zeros(2, np.int64)), env.step_random, env.sample_actions):
+        with pytest.raises(EnvStateError, match="reset"):
+            call()
+
+
+def test_a_game_outside_the_action_space_is_a_typed_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kernel failure code (here: legal moves missing from a cut action
+    space) becomes an EnvStateError naming the game; reset() is needed."""
+    import ddzcore.envs.vector as vector
+
+    class Cut:
+        def __init__(self, space: Any) -> None:
+            self.codes = space.codes[:1]          # the pass alone
+
+        def __len__(self) -> int:
+            return 1
+
+    real = vector.action_space
+    monkeypatch.setattr(vector, "action_space", lambda rules: Cut(real(rules)))
+    env = VectorEnv(3, seed=1)
+    with pytest.raises(EnvStateError, match="env 0: a legal move outside the action space") as e:
+        env.reset()
+    assert e.value.env == 0
+    with pytest.raises(EnvStateError, match="reset"):
+        env.step_random()
+
+
+@pytest.mark.parametrize("seats", [(0, 1, 2), (2,)])
+def test_native_random_actions(seats: tuple[int, ...]) -> None:
+    """sample_actions draws legal ids, the same for any thread count;
+    step_random is step(sample_actions()), game for game."""
+    def trace(threads: int, fused: bool) -> list[np.ndarray]:
+        with VectorEnv(23, seed=5, seats=seats, threads=threads) as env:
+            env.reset()
+            out = []
+            for _ in range(150):
+                if fused:
+                    env.step_random()
+                else:
+                    a = env.sample_actions()
+                    assert env.action_mask[np.arange(23), a].all()
+                    env.step(a.copy())
+                out += [env.actions.copy(), env.obs.copy(), env.rewards.copy(), env.seat.copy()]
+            return out
+
+    one = trace(1, False)
+    for threads, fused in ((1, True), (2, True), (4, False)):
+        for a, b in zip(one, trace(threads, fused), strict=True):
+            np.testing.assert_array_equal(a, b)
+
+
+def test_sampled_actions_are_uniform() -> None:
+    env = VectorEnv(64, seed=3)
+    env.reset()
+    n = env.n_legal.copy()
+    seen = np.stack([env.sample_actions().copy() for _ in range(400)])      # the games do not move
+    for k in range(64):
+        ids, hits = np.unique(seen[:, k], return_counts=True)
+        assert set(ids.tolist()) <= set(env.legal_ids[k, :n[k]].tolist())
+        if n[k] <= 4:
+            assert len(ids) == n[k] and hits.min() > 400 / n[k] / 2
 
 
 def test_deal_replays_as_a_game() -> None:

@@ -61,6 +61,7 @@ from .tools.arena import ArenaResult, arena, make_bot
 from .tools.searchbot import SearchBot
 from .errors import EnvActionError
 from .envs.vector import VectorEnv
+from .errors import EnvStateError
 
 __all__ = [
     "__version__",
@@ -165,4 +166,5 @@ __all__ = [
     "EnvActionError",
     # the native vector environment (issue 15)
     "VectorEnv",
+    "EnvStateError",
 ]

@@ -1,6 +1,6 @@
 """Type stub of the compiled exception classes (src/ddzcore/_errors.pyx), re-exported by ddzcore.errors."""
 
-from typing import Any, Iterable
+from typing import Any, Iterable, Optional
 
 QUOTE_LIMIT: int
 
@@ -28,3 +28,7 @@ class EnvActionError(IllegalActionError, InvalidArgumentError):
     action: object
     def __init__(self, message: str, env: str = "", agent: object = None, action: object = None) -> None: ...
 class ConcurrentUseError(DdzError, RuntimeError): ...
+
+class EnvStateError(DdzError):
+    env: Optional[int]
+    def __init__(self, message: str, env: Optional[int] = None) -> None: ...

@@ -8,6 +8,9 @@ to a one-process run for the same seeds, whatever the cluster:
 - ``simulate(n_games, seed, ...)``: ``ddzcore.simulate`` (random self-play
   in the kernel, docs/rules.md §3-4, §6), game ranges by ``first_game``;
   equal, array for array, to ``ddzcore.simulate(n_games, seed, ...)``.
+  With ``summary=True`` each task sends back a ``SimulationSummary`` (a few
+  counts and a checksum of every game's columns) instead of its arrays:
+  equal to ``summarize(ddzcore.simulate(n_games, seed, ...))``.
 - ``selfplay_shards(n_games, seed, out_dir, ...)``: the same games with every
   move recorded, written as one shard per range (Parquet or ``.npz``);
   ``read_shards`` joins them back into ``ddzcore.simulate(..., record=True)``'s
@@ -26,8 +29,9 @@ Ray.  ``ray=False`` runs the same ranges in this process (tests, no Ray).
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Literal, Optional, Sequence, overload
 
 import numpy as np
 
@@ -37,7 +41,8 @@ from .errors import InvalidArgumentError
 from .rules import Rules
 from .search import SelfPlay, simulate as _simulate
 
-__all__ = ["connect", "simulate", "selfplay_shards", "read_shards", "arena", "SHARD_FORMATS"]
+__all__ = ["connect", "simulate", "summarize", "SimulationSummary", "selfplay_shards", "read_shards", "arena",
+           "SHARD_FORMATS"]
 
 SHARD_FORMATS = ("parquet", "npz")
 _GAME_FIELDS = ("landlord", "winner", "landlord_won", "first_caller", "calls", "redeals", "base", "robs", "bombs",
@@ -99,20 +104,107 @@ def _columns(sp: SelfPlay) -> dict[str, Any]:
     return out
 
 
+_MASK64 = (1 << 64) - 1
+
+
+@dataclass(frozen=True)
+class SimulationSummary:
+    """Totals of a ``simulate`` run (three players), small enough to send
+    back from every task instead of the per-game arrays; ranges add up
+    (``+``) to the summary of the whole run.
+
+    - ``games``; ``no_landlord`` (every deal passed, docs/rules.md §4);
+      ``landlord_wins``; ``seat_wins`` (games each seat's side won);
+    - ``springs`` and ``anti_springs`` (春天 / 反春, docs/rules.md §3);
+      ``bombs`` (bombs and rockets played); ``multiplier_total`` (sum of
+      ``SelfPlay.multiplier``, for the mean); ``turns`` (play-phase moves);
+    - ``checksum``: the sum mod 2**64 of a 64-bit mix of each game's number
+      and every column of ``SelfPlay`` (hands, bottom, calls, landlord, ...),
+      so two runs with equal summaries played the same games, to a 2**-64
+      chance of a collision.
+    """
+
+    games: int = 0
+    no_landlord: int = 0
+    landlord_wins: int = 0
+    seat_wins: tuple[int, int, int] = (0, 0, 0)
+    springs: int = 0
+    anti_springs: int = 0
+    bombs: int = 0
+    multiplier_total: int = 0
+    turns: int = 0
+    checksum: int = 0
+
+    def __add__(self, other: "SimulationSummary") -> "SimulationSummary":
+        s, o = self, other
+        return SimulationSummary(
+            s.games + o.games, s.no_landlord + o.no_landlord, s.landlord_wins + o.landlord_wins,
+            (s.seat_wins[0] + o.seat_wins[0], s.seat_wins[1] + o.seat_wins[1], s.seat_wins[2] + o.seat_wins[2]),
+            s.springs + o.springs, s.anti_springs + o.anti_springs, s.bombs + o.bombs,
+            s.multiplier_total + o.multiplier_total, s.turns + o.turns, (s.checksum + o.checksum) & _MASK64)
+
+
+def summarize(sp: SelfPlay, first_game: int = 0) -> SimulationSummary:
+    """The ``SimulationSummary`` of a three-player ``simulate`` result whose
+    first game is game ``first_game`` of its run (``simulate(...,
+    first_game=)``)."""
+    n = len(sp.winner)
+    landlord = sp.landlord.astype(np.int64)
+    won = sp.landlord_won.astype(bool) & (landlord >= 0)
+    side = np.where(won, landlord == np.arange(3)[:, None], (landlord >= 0) & (landlord != np.arange(3)[:, None]))
+    mix = np.arange(first_game, first_game + n, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    for name in _GAME_FIELDS:
+        col = np.asarray(getattr(sp, name)).reshape(n, -1).astype(np.uint64)
+        for j in range(col.shape[1]):
+            mix = (mix ^ col[:, j]) * np.uint64(0xBF58476D1CE4E5B9)
+            mix ^= mix >> np.uint64(29)
+    return SimulationSummary(
+        games=n, no_landlord=int((landlord < 0).sum()), landlord_wins=int(won.sum()),
+        seat_wins=(int(side[0].sum()), int(side[1].sum()), int(side[2].sum())),
+        springs=int(sp.spring.sum()), anti_springs=int(sp.anti_spring.sum()), bombs=int(sp.bombs.sum(dtype=np.int64)),
+        multiplier_total=int(sp.multiplier.sum(dtype=np.int64)), turns=int(sp.turns.sum(dtype=np.int64)),
+        checksum=int(mix.sum(dtype=np.uint64)))
+
+
 def _simulate_range(lo: int, hi: int, seed: int, rules: Rules, record: bool, threads: int) -> dict[str, Any]:
     return _columns(_simulate(hi - lo, seed, rules=rules, record=record, first_game=lo, threads=threads))
 
 
+def _summarize_range(lo: int, hi: int, seed: int, rules: Rules, threads: int) -> SimulationSummary:
+    return summarize(_simulate(hi - lo, seed, rules=rules, first_game=lo, threads=threads), lo)
+
+
+@overload
 def simulate(n_games: int, seed: int, rules: "Rules | str | None" = None, *, record: bool = False,
-             chunks: Optional[int] = None, threads: int = 1, ray: bool = True) -> SelfPlay:
+             summary: Literal[False] = False, chunks: Optional[int] = None, threads: int = 1,
+             ray: bool = True) -> SelfPlay: ...
+
+
+@overload
+def simulate(n_games: int, seed: int, rules: "Rules | str | None" = None, *, record: bool = False,
+             summary: Literal[True], chunks: Optional[int] = None, threads: int = 1,
+             ray: bool = True) -> SimulationSummary: ...
+
+
+def simulate(n_games: int, seed: int, rules: "Rules | str | None" = None, *, record: bool = False,
+             summary: bool = False, chunks: Optional[int] = None, threads: int = 1,
+             ray: bool = True) -> "SelfPlay | SimulationSummary":
     """``ddzcore.simulate(n_games, seed, rules=rules, record=record)`` as
     ``chunks`` Ray tasks (default: one per CPU of the cluster) of
     ``threads`` threads each; the ``SelfPlay`` is identical to the
-    one-process run.  Raises what ``ddzcore.simulate`` raises, and
-    ``InvalidArgumentError`` for a bad ``chunks``."""
+    one-process run.  ``summary=True`` (three players, no ``record``): each
+    task returns only its ``SimulationSummary`` and the result is their
+    sum, ``summarize(ddzcore.simulate(n_games, seed, rules=rules))``.
+    Raises what ``ddzcore.simulate`` raises, and ``InvalidArgumentError``
+    for a bad ``chunks`` or ``summary`` with ``record``."""
     rules = Rules.coerce(rules)
     _simulate(0, seed, rules=rules, threads=threads)  # the arguments' checks, before any task
+    if summary and record:
+        raise InvalidArgumentError("summary=True sends back totals, not records: leave record=False")
     ranges = _ranges(n_games, _default_chunks(ray) if chunks is None else chunks)
+    if summary:
+        return sum(_map(_summarize_range, [(lo, hi, seed, rules, threads) for lo, hi in ranges], ray),
+                   SimulationSummary())
     if not ranges:
         return _simulate(0, seed, rules=rules, record=record)
     parts = _map(_simulate_range, [(lo, hi, seed, rules, record, threads) for lo, hi in ranges], ray)

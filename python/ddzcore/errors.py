@@ -12,8 +12,7 @@ from typing import Any, Callable, TypeVar, cast
 
 from ._errors import (QUOTE_LIMIT, AmbiguousMoveError, DdzError, EnvActionError, IllegalActionError, IllegalMoveError,
                       InvalidArgumentError, InvalidCardsError, InvalidDealError, InvalidMoveError, InvalidRulesError,
-                      InvalidStateError, MoveIndexError, RecordError)
-from ._errors import ConcurrentUseError
+                      InvalidStateError, MoveIndexError, RecordError, EnvStateError, ConcurrentUseError)
 
 __all__ = [
     "DdzError",
@@ -30,6 +29,7 @@ __all__ = [
     "MoveIndexError",
     "EnvActionError",
     "ConcurrentUseError",
+    "EnvStateError",
 ]
 
 

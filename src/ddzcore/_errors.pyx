@@ -139,3 +139,18 @@ class ConcurrentUseError(DdzError, RuntimeError):
     thread its own.  Also a ``RuntimeError``."""
 
     __module__ = "ddzcore.errors"
+
+
+class EnvStateError(DdzError):
+    """A learning environment (``ddzcore.envs``) asked to step when it has no
+    game to step: before its first ``reset()``, or after a game left the
+    kernel's limits (more than 1024 legal moves, or a legal move outside the
+    rules' action space, docs/rules.md §2), which needs ``reset()``.  The
+    message says which; ``env`` holds the game's index (``None`` when the
+    error is not one game's)."""
+
+    __module__ = "ddzcore.errors"
+
+    def __init__(self, message, env=None):
+        super().__init__(message)
+        self.env = env

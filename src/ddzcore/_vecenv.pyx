@@ -2,9 +2,9 @@
 """Native core of ``ddzcore.envs.vector.VectorEnv``: K play-phase games stepped in C.
 
 Each game is an ``Env`` record (the native ``State`` of ``_state.pxd``, its
-own PRNG, and the little history the encodings need); ``run`` steps the
-games ``lo..hi`` without the GIL, so the Python side can give disjoint ranges
-to several threads.  Every output is written in place into NumPy arrays the
+own PRNG, and the little history the encodings need); ``VecCore.run_all``
+runs a phase (reset, step, ...) over every game without the GIL, on one or
+more threads (below).  Every output is written in place into NumPy arrays the
 Python side allocated once: no Python object per game or per move.
 
 Per game, docs/rules.md §3-4 and §6 for the play phase: a deal (17/17/17 +
@@ -16,7 +16,19 @@ X = 2 ** bombs (bombs and rockets played), doubled for a spring (春天) or
 anti-spring (反春); the landlord wins or loses 2X, each farmer X.
 
 Game k's PRNG is seeded from (seed, k) alone, so a game's course depends on
-the seed and the actions, never on the thread count or the range split.
+the seed and the actions, never on the thread count or the range split; its
+second PRNG (``arng``, seeded from (seed, k) too) draws only the random
+actions of ``sample_actions``/``step_random``.
+
+Threads: ``VecCore.serve(t)`` is the life of worker t (a Python thread that
+releases the GIL for its whole life).  ``VecCore.run_all`` posts a
+generation; every thread, the caller too, then claims blocks of games:
+its own range first (so its games stay in its core's cache), then what the
+others have not reached, so a worker that the OS has not scheduled yet (the
+machines are shared) costs nothing but its help, and the blocks balance the
+games' uneven costs.  A worker polls for the next
+generation for some tens of microseconds (a step comes every few hundred in
+a training loop), then sleeps on its lock: an idle environment costs no CPU.
 """
 
 from libc.stdlib cimport calloc, free
@@ -31,7 +43,10 @@ from ddzcore._douzero cimport encode_rows
 cimport numpy as cnp
 import numpy as np
 
-from ddzcore._errors import IllegalActionError, InvalidArgumentError
+from cpython.pythread cimport (PyThread_type_lock, PyThread_allocate_lock, PyThread_free_lock,
+                               PyThread_acquire_lock, PyThread_release_lock, WAIT_LOCK)
+
+from ddzcore._errors import EnvActionError, EnvStateError, InvalidArgumentError
 
 cnp.import_array()
 
@@ -44,6 +59,61 @@ cdef enum:
     E_OK = 0
     E_MOVES = 1         # more legal moves than MAX_MOVES
     E_SPACE = 2         # a legal move outside the action space
+    # run_all's phases
+    P_RESET = 0
+    P_STEP = 1          # play v.actions (checked by P_CHECK first)
+    P_ROWS = 2          # DouZero x rows (after set_rows)
+    P_CHECK = 3         # find the first game whose action is not legal
+    P_SAMPLE = 4        # draw a random legal action per game into v.sample
+    P_RANDOM = 5        # P_SAMPLE then P_STEP on it, game by game
+    P_STOP = 6          # a worker's end
+    SPIN = 200          # polls (with a pause) before a worker sleeps or a waiter yields: a few microseconds
+    BLOCKS_PER_THREAD = 8   # blocks of games a step is cut into, per thread (for balance)
+    LINE = 64           # bytes of a cache line
+
+cdef extern from *:
+    """
+    /* Sequentially consistent 64-bit atomics for the workers' handoff, a pause for polling. */
+    #if defined(_MSC_VER)
+    #include <intrin.h>
+    static __inline long long ddz_load(volatile long long *p) { return _InterlockedOr64(p, 0); }
+    static __inline void ddz_store(volatile long long *p, long long v) { _InterlockedExchange64(p, v); }
+    static __inline long long ddz_add(volatile long long *p, long long v) { return _InterlockedExchangeAdd64(p, v); }
+    static __inline int ddz_cas(volatile long long *p, long long old, long long v) {
+        return _InterlockedCompareExchange64(p, v, old) == old; }
+    #if defined(_M_IX86) || defined(_M_X64)
+    #define ddz_pause() _mm_pause()
+    #else
+    #define ddz_pause() __yield()
+    #endif
+    #else
+    static inline long long ddz_load(volatile long long *p) { return __atomic_load_n(p, __ATOMIC_SEQ_CST); }
+    static inline void ddz_store(volatile long long *p, long long v) { __atomic_store_n(p, v, __ATOMIC_SEQ_CST); }
+    static inline long long ddz_add(volatile long long *p, long long v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
+    static inline int ddz_cas(volatile long long *p, long long old, long long v) {
+        return __atomic_compare_exchange_n(p, &old, v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); }
+    #if defined(__x86_64__) || defined(__i386__)
+    #define ddz_pause() __builtin_ia32_pause()
+    #elif defined(__aarch64__) || defined(__arm__)
+    #define ddz_pause() __asm__ __volatile__("yield")
+    #else
+    #define ddz_pause() ((void)0)
+    #endif
+    #endif
+    #if defined(_WIN32)
+    #include <windows.h>
+    #define ddz_yield() ((void)SwitchToThread())
+    #else
+    #include <sched.h>
+    #define ddz_yield() ((void)sched_yield())
+    #endif
+    """
+    long long ddz_load(volatile long long* p) noexcept nogil
+    void ddz_store(volatile long long* p, long long v) noexcept nogil
+    long long ddz_add(volatile long long* p, long long v) noexcept nogil
+    bint ddz_cas(volatile long long* p, long long old, long long v) noexcept nogil
+    void ddz_pause() noexcept nogil
+    void ddz_yield() noexcept nogil
 
 #: Bytes of the compact observation.
 COMPACT_SIZE = OBS
@@ -51,6 +121,9 @@ COMPACT_SIZE = OBS
 DOUZERO_WIDTH = DZ_WIDTH
 #: Most legal moves of one position the buffers hold (``legal_ids`` columns).
 MAX_LEGAL = MAX_MOVES
+#: ``VecCore.run_all``'s phases: a new game in every env, the checked
+#: actions played, the DouZero rows, random actions drawn, random actions played.
+RESET, STEP, ROWS, SAMPLE, RANDOM = P_RESET, P_STEP, P_ROWS, P_SAMPLE, P_RANDOM
 
 #: The compact observation (int8), from the seat to move: relative seats are
 #: 0 self, 1 the next seat (who plays after it), 2 the previous seat.  Card
@@ -84,6 +157,7 @@ cdef struct Env:
     u64 seq[15]         # the latest (up to) 15 actions, oldest first
     int32_t nseq
     int32_t err
+    Rng arng            # the random actions' PRNG (sample_actions, step_random)
 
 
 cdef struct Core:
@@ -119,6 +193,32 @@ cdef struct Core:
     float* z
     const int64_t* offsets
     const int64_t* actions
+    int64_t* sample     # the random actions (the "actions" buffer)
+
+
+cdef struct Pool:
+    # The handoff of one run_all: the main thread posts a generation and
+    # every thread (it too) claims blocks of games until none is left.
+    # Each field that more than one thread writes has its own cache line.
+    char pad0[LINE]
+    long long go        # the generation posted (the main thread writes it)
+    int phase           # its phase
+    Py_ssize_t block    # games per block
+    Py_ssize_t nblocks
+    char pad1[LINE]
+    long long finished  # blocks finished in this generation
+    char pad2[LINE]
+
+
+cdef struct Slot:
+    # Thread t's blocks and sleep (thread 0 is the caller): padded so that
+    # two slots never share a cache line.
+    char before[LINE]
+    long long claim     # (generation << 32) | its next unclaimed block
+    Py_ssize_t end      # its blocks end here (they start where slot t - 1's end)
+    long long sleeping  # the worker is (about to be) asleep on wake
+    PyThread_type_lock wake
+    char after[LINE]
 
 
 cdef inline uint32_t hash2(u64 c, u64 i) noexcept nogil:
@@ -374,30 +474,124 @@ cdef void encode_one_env(const Core* v, Py_ssize_t k) noexcept nogil:
                 x[j * DZ_WIDTH + i] = 0
 
 
+# ---------------------------------------------------------------- running ranges and threads
+
+cdef void run_range(const Core* v, BotFn bot, int phase, Py_ssize_t lo, Py_ssize_t hi,
+                    int64_t* bad, int* code) noexcept nogil:
+    """One phase over games lo..hi-1; *bad, *code: the first failure (game, E_* code) or -1."""
+    cdef MoveRec buf[MAX_MOVES]
+    cdef Py_ssize_t k
+    cdef int64_t a
+    cdef int err = 0
+    bad[0] = -1
+    code[0] = E_OK
+    for k in range(lo, hi):
+        if phase == P_CHECK:
+            a = v.actions[k]
+            if a < 0 or a >= v.A or not v.mask[k * v.A + a]:
+                bad[0] = k
+                return
+            continue
+        if phase == P_SAMPLE or phase == P_RANDOM:
+            v.sample[k] = v.legal_ids[k * MAX_MOVES + rng_below(&v.envs[k].arng, <uint32_t>v.n_legal[k])]
+            if phase == P_SAMPLE:
+                continue
+        if phase == P_RESET:
+            err = reset_one(v, k, bot, buf)
+        elif phase == P_ROWS:
+            encode_one_env(v, k)
+        else:
+            err = step_one(v, k, bot, buf)
+        if err:
+            bad[0] = k
+            code[0] = err
+            return
+
+
+cdef void work(const Core* v, BotFn bot, Pool* p, Slot* slots, int n, int me, long long gen, int phase,
+               int64_t* bad, int* code) noexcept nogil:
+    """Claim and run blocks of generation `gen`: thread `me`'s own first
+    (its games stay in its core's cache from step to step), then those the
+    other threads have not reached, until none is left."""
+    cdef long long c, b
+    cdef int i
+    cdef Slot* s
+    for i in range(n):
+        s = slots + (me + i) % n
+        while True:
+            c = ddz_load(&s.claim)
+            b = c & <long long>0xFFFFFFFFU
+            if (c >> 32) != gen or b >= s.end:
+                break
+            if not ddz_cas(&s.claim, c, c + 1):
+                continue
+            run_range(v, bot, phase, b * p.block, min(v.K, (b + 1) * p.block), bad + b, code + b)
+            ddz_add(&p.finished, 1)
+
+
+cdef void serve_slot(const Core* v, BotFn bot, Pool* p, Slot* slots, int n, int me,
+                     int64_t* bad, int* code) noexcept nogil:
+    """A worker's life: wait for a generation (polling, then asleep), help
+    with its blocks; until P_STOP."""
+    cdef long long seen = 0
+    cdef int i
+    cdef Slot* s = slots + me
+    while True:
+        for i in range(SPIN):
+            if ddz_load(&p.go) != seen:
+                break
+            ddz_pause()
+        else:
+            while True:
+                ddz_store(&s.sleeping, 1)
+                if ddz_load(&p.go) != seen:
+                    break
+                PyThread_acquire_lock(s.wake, WAIT_LOCK)   # may wake early: the loop looks again
+            ddz_store(&s.sleeping, 0)
+        seen = ddz_load(&p.go)
+        if p.phase == P_STOP:
+            return
+        work(v, bot, p, slots, n, me, seen, p.phase, bad, code)
+
+
 # ---------------------------------------------------------------- the Python-facing core
 
 cdef class VecCore:
-    """K games and their output buffers (built by ``ddzcore.envs.vector``,
-    which documents the behaviour).  ``run(phase, lo, hi)`` works on games
-    lo..hi-1 without the GIL; phases: 0 reset, 1 step (after ``check``),
-    2 encode DouZero rows (after ``set_rows``)."""
+    """K games, their output buffers and the worker slots (built by
+    ``ddzcore.envs.vector``, which documents the behaviour).  ``run_all``
+    runs a phase over every game without the GIL, on ``threads`` ranges:
+    range 0 in the calling thread, range t in the Python thread that runs
+    ``serve(t)``."""
 
     cdef Core c
     cdef Env* envs
     cdef BotFn bot
+    cdef Pool* pool
+    cdef Slot* slots
+    cdef void* block_mem
+    cdef int64_t* bad          # per block: its first failing game or -1
+    cdef int* code             # per block: that failure's E_* code
+    cdef readonly int threads
+    cdef long long gen
     cdef readonly object buffers
     cdef object _keep, _actions, _rows
 
     def __cinit__(self):
         self.envs = NULL
+        self.block_mem = NULL
+        self.threads = 0
 
     def __init__(self, Py_ssize_t num_envs, int flags, int learners, int bot, bint douzero,
-                 cnp.ndarray codes, dict buffers):
+                 cnp.ndarray codes, dict buffers, int threads):
         cdef Py_ssize_t A = len(codes), size = 1, i
         cdef uint32_t h
         cdef Core* c = &self.c
         cdef u64[::1] cards = np.ascontiguousarray(codes["cards"], np.uint64)
         cdef u64[::1] info = np.ascontiguousarray(codes["info"], np.uint64)
+        cdef int t, n = <int>min(threads, num_envs)
+        cdef Py_ssize_t block = max(1, (num_envs + n * BLOCKS_PER_THREAD - 1) // (n * BLOCKS_PER_THREAD))
+        cdef Py_ssize_t nblocks = (num_envs + block - 1) // block
+        cdef char* mem
         while size < 2 * A:
             size *= 2
         slots = np.full(size, -1, np.int32)
@@ -408,8 +602,25 @@ cdef class VecCore:
                 h = (h + 1) & (size - 1)
             sl[h] = <int32_t>i
         self.envs = <Env*>calloc(num_envs, sizeof(Env))
-        if self.envs == NULL:
+        self.block_mem = calloc(1, LINE + sizeof(Pool) + n * sizeof(Slot) + nblocks * (sizeof(int64_t) + sizeof(int)))
+        if self.envs == NULL or self.block_mem == NULL:
             raise MemoryError()
+        mem = <char*>((<size_t>self.block_mem + LINE - 1) & ~(<size_t>LINE - 1))
+        self.pool = <Pool*>mem
+        self.slots = <Slot*>(mem + sizeof(Pool))
+        self.bad = <int64_t*>(mem + sizeof(Pool) + n * sizeof(Slot))
+        self.code = <int*>(self.bad + nblocks)
+        self.pool.block = block
+        self.pool.nblocks = nblocks
+        for t in range(n):
+            self.slots[t].end = (t + 1) * nblocks // n
+        self.threads = 1
+        for t in range(1, n):
+            self.slots[t].wake = PyThread_allocate_lock()
+            if self.slots[t].wake == NULL:
+                raise MemoryError()
+            PyThread_acquire_lock(self.slots[t].wake, WAIT_LOCK)      # taken: a worker sleeps on it
+            self.threads = t + 1
         self.buffers = buffers
         self._keep = (cards, info, slots)
         self.bot = BOTS[bot]
@@ -439,18 +650,77 @@ cdef class VecCore:
         c.rows = <u64*>_ptr(buffers["rows"])
         c.position = <int8_t*>_ptr(buffers["position"])
         c.z = <float*>_ptr(buffers["z"])
+        c.sample = <int64_t*>_ptr(buffers["actions"])
         c.x = NULL
         c.offsets = NULL
         c.actions = NULL
 
     def __dealloc__(self):
+        cdef int t
+        for t in range(1, self.threads):
+            PyThread_free_lock(self.slots[t].wake)
+        free(self.block_mem)
         free(self.envs)
 
+    def serve(self, int t):
+        """Worker t's life (call it in its own thread, once): run the phases
+        ``run_all`` posts to slot t, without the GIL, until ``stop``."""
+        if not 0 < t < self.threads:
+            raise InvalidArgumentError(f"worker {t} is not in 1..{self.threads - 1}")
+        with nogil:
+            serve_slot(&self.c, self.bot, self.pool, self.slots, self.threads, t, self.bad, self.code)
+
+    def stop(self):
+        """End every worker's ``serve`` (the caller joins their threads);
+        later phases run in the calling thread alone."""
+        if self.threads > 1:
+            self.post(P_STOP)
+            self.threads = 1
+
+    cdef void post(self, int phase) noexcept nogil:
+        cdef int t
+        self.gen += 1
+        self.pool.phase = phase
+        ddz_store(&self.pool.finished, 0)
+        for t in range(self.threads):
+            ddz_store(&self.slots[t].claim, (self.gen << 32) | (self.slots[t - 1].end if t else 0))
+        ddz_store(&self.pool.go, self.gen)
+        for t in range(1, self.threads):
+            if ddz_load(&self.slots[t].sleeping):
+                PyThread_release_lock(self.slots[t].wake)
+
+    cdef Py_ssize_t dispatch(self, int phase) noexcept:
+        """Run `phase` over every game; returns the block holding the first
+        failing game, or -1.  One thread: the games in order; several: every
+        thread claims blocks (the results are the same: games are independent)."""
+        cdef Py_ssize_t b, nb = self.pool.nblocks
+        cdef int i
+        with nogil:
+            if self.threads == 1:
+                run_range(&self.c, self.bot, phase, 0, self.c.K, self.bad, self.code)
+                nb = 1
+            else:
+                self.post(phase)
+                work(&self.c, self.bot, self.pool, self.slots, self.threads, 0, self.gen, phase, self.bad, self.code)
+                for i in range(SPIN):
+                    if ddz_load(&self.pool.finished) == nb:
+                        break
+                    ddz_pause()
+                while ddz_load(&self.pool.finished) != nb:   # a worker is finishing a block
+                    ddz_yield()
+        for b in range(nb):
+            if self.bad[b] >= 0:
+                return b
+        return -1
+
     def seed(self, uint64_t seed):
-        """Seed game k's PRNG from (seed, k)."""
+        """Seed game k's PRNGs (its game's and its random actions') from (seed, k)."""
         cdef Py_ssize_t k
+        cdef uint64_t s
         for k in range(self.c.K):
-            rng_seed(&self.envs[k].rng, env_seed(seed, <uint64_t>k))
+            s = env_seed(seed, <uint64_t>k)
+            rng_seed(&self.envs[k].rng, s)
+            rng_seed(&self.envs[k].arng, s ^ 0x616374696F6E73ULL)   # "actions"
 
     def start_of(self, Py_ssize_t k):
         """Game k's deal: (three hands as dealt, before the landlord takes the
@@ -463,25 +733,23 @@ cdef class VecCore:
         L = e.st.landlord
         return (tuple(e.dealt[i] - (e.bottom if i == L else 0) for i in range(3)), e.bottom, L)
 
-    def check(self, cnp.ndarray actions):
-        """Keep ``actions`` (int64, (K,), contiguous) for the next step after
-        checking every one is legal; IllegalActionError naming the first
-        game whose action is not, with nothing changed."""
+    def step(self, cnp.ndarray actions):
+        """Play ``actions`` (int64, (K,), contiguous) after checking every
+        one is legal: EnvActionError naming the first game whose action is
+        not, with nothing changed.  Returns ``run_all``'s failure or None."""
         cdef const int64_t[::1] a = actions
-        cdef Py_ssize_t k, bad = -1, K = self.c.K
+        cdef Py_ssize_t bad, t
         cdef const Core* v = &self.c
-        with nogil:
-            for k in range(K):
-                if a[k] < 0 or a[k] >= v.A or not v.mask[k * v.A + a[k]]:
-                    bad = k
-                    break
-        if bad >= 0:
-            raise IllegalActionError(
-                f"env {bad}: action {a[bad]} is not legal for seat {v.seat[bad]} (legal ids: "
-                f"{sorted(np.asarray(self.buffers['legal_ids'][bad, :v.n_legal[bad]]).tolist())[:12]}"
-                f"{' ...' if v.n_legal[bad] > 12 else ''}); no game was changed")
         self._actions = actions
         self.c.actions = &a[0]
+        t = self.dispatch(P_CHECK)
+        if t >= 0:
+            bad = self.bad[t]
+            raise EnvActionError(
+                f"env {bad}: action {a[bad]} is not legal for seat {v.seat[bad]} (legal ids: "
+                f"{sorted(np.asarray(self.buffers['legal_ids'][bad, :v.n_legal[bad]]).tolist())[:12]}"
+                f"{' ...' if v.n_legal[bad] > 12 else ''}); no game was changed", f"env {bad}", v.seat[bad], a[bad])
+        return self.failure(self.dispatch(P_STEP))
 
     def set_rows(self, cnp.ndarray x, cnp.ndarray offsets):
         """The DouZero row buffer (float32 (R, 484), R >= offsets[K]) and offsets (int64, K + 1)."""
@@ -489,26 +757,20 @@ cdef class VecCore:
         self.c.x = <float*>_ptr(x)
         self.c.offsets = <const int64_t*>_ptr(offsets)
 
-    def run(self, int phase, Py_ssize_t lo, Py_ssize_t hi):
-        """Phase 0 reset, 1 step, 2 DouZero rows over games lo..hi-1 (no GIL).
-        Returns (game, E_* code) of the first failure, or None."""
-        cdef MoveRec buf[MAX_MOVES]
-        cdef Py_ssize_t k, bad = -1
-        cdef int err = 0
-        cdef const Core* v = &self.c
-        cdef BotFn bot = self.bot
-        with nogil:
-            for k in range(lo, hi):
-                if phase == 0:
-                    err = reset_one(v, k, bot, buf)
-                elif phase == 1:
-                    err = step_one(v, k, bot, buf)
-                else:
-                    encode_one_env(v, k)
-                if err:
-                    bad = k
-                    break
-        return None if bad < 0 else (bad, err)
+    def run_all(self, int phase):
+        """RESET, ROWS (after ``set_rows``), SAMPLE (random actions into the
+        ``actions`` buffer) or RANDOM (those actions played) over every
+        game (STEP is ``step``'s, after its check).  Returns (game, E_*
+        code) of the first failure, or None."""
+        if phase not in (P_RESET, P_ROWS, P_SAMPLE, P_RANDOM):
+            raise InvalidArgumentError(f"run_all runs RESET, ROWS, SAMPLE or RANDOM, not phase {phase}")
+        if phase == P_RANDOM:
+            self._actions = None
+            self.c.actions = self.c.sample
+        return self.failure(self.dispatch(phase))
+
+    cdef object failure(self, Py_ssize_t block):
+        return None if block < 0 else (self.bad[block], self.code[block])
 
 
 cdef void* _ptr(cnp.ndarray a) except NULL:

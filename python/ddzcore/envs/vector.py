@@ -61,21 +61,36 @@ Determinism: game k draws its deals, landlords and bot moves from a PRNG
 seeded from (seed, k) alone, so the same seed and actions give the same games
 for any ``threads``.
 
-Bad input: ``step`` raises ``IllegalActionError`` (a ``ValueError``) naming
-the first game whose action is not in its mask, and ``InvalidArgumentError``
-for actions of the wrong shape or dtype; either way no game changes.
+Bad input: ``step`` raises ``EnvActionError`` (an ``IllegalActionError``, a
+``ValueError``) naming the first game whose action is not in its mask, and
+``InvalidArgumentError`` for actions of the wrong shape or dtype; either way
+no game changes.  ``EnvStateError`` for a step before ``reset()``, or when a
+game leaves the kernel's limits (more than 1024 legal moves, a legal move
+outside the action space: no one-deck rules reach them), after which the
+environment needs ``reset()``.
+
+Random actions: ``sample_actions()`` draws a uniformly random legal id per
+game into ``actions`` (int64 (K,)) from the game's own action PRNG (seeded
+from ``(seed, k)``), and ``step_random()`` is ``step(sample_actions())`` in
+one native pass, for self-play baselines and benchmarks.
+
+Threads: with ``threads=n``, n - 1 persistent native workers and the
+calling thread step the games with the GIL released, each claiming blocks
+of games (its own share first, then what the others have not reached);
+the workers sleep when the environment is idle, and ``close()`` (or the
+``with`` block's end) stops them.
 """
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
+import threading
 from typing import Any, Optional
 
 import numpy as np
 
 from .. import _vecenv
 from ..cards import Hand
-from ..errors import InvalidArgumentError, InvalidRulesError
+from ..errors import EnvStateError, InvalidArgumentError, InvalidRulesError
 from ..game.base import _FLOW_FIELDS  # the game-flow fields of Rules, which the play phase's action space ignores
 from ..moves import action_space
 from ..rules import Rules
@@ -148,6 +163,7 @@ class VectorEnv:
             "rows": np.zeros((K if dz else 0, 30), np.uint64),
             "position": np.zeros(K if dz else 0, np.int8),
             "z": np.zeros((K if dz else 0, 5, 162), np.float32),
+            "actions": np.zeros(K, np.int64),
         }
         self._b = b
         self.action_mask = b["mask"]
@@ -158,35 +174,38 @@ class VectorEnv:
         self.final_landlord, self.final_winner = b["final_landlord"], b["final_winner"]
         self.final_multiplier, self.final_plies = b["final_multiplier"], b["final_plies"]
         self.z, self.position = b["z"], b["position"]
+        self.actions = b["actions"]
         self.x = np.zeros((16 * K if dz else 0, _vecenv.DOUZERO_WIDTH), np.float32)
         self.offsets = np.zeros(K + 1, np.int64)
         learners = sum(1 << s for s in self.seats)
-        self._core = _vecenv.VecCore(K, self.rules.flags, learners, _vecenv.BOT_NAMES.index(bot), dz,
-                                     self.space.codes, b)
-        self._core.seed(self._seed)
-        n = min(self.threads, K)
-        self._chunks = [(i * K // n, (i + 1) * K // n) for i in range(n)]
-        self._pool = ThreadPoolExecutor(n - 1) if n > 1 else None
         self._ready = False
+        self._core = _vecenv.VecCore(K, self.rules.flags, learners, _vecenv.BOT_NAMES.index(bot), dz,
+                                     self.space.codes, b, self.threads)
+        self._core.seed(self._seed)
+        # Persistent workers: each releases the GIL for its whole life and
+        # sleeps between steps; the calling thread is the n-th.
+        self._workers = [threading.Thread(target=self._core.serve, args=(t,), daemon=True,
+                                          name=f"VectorEnv-{t}") for t in range(1, self._core.threads)]
+        for w in self._workers:
+            w.start()
 
-    # -- running the native core on every chunk ----------------------------------------
-    def _run(self, phase: int) -> None:
+    # -- running the native core on every game -------------------------------------------
+    def _run(self, phase: int, actions: Optional[np.ndarray] = None) -> None:
         core = self._core
-        futures = [self._pool.submit(core.run, phase, lo, hi) for lo, hi in self._chunks[1:]] if self._pool else []
-        failures = [core.run(phase, *self._chunks[0])] + [f.result() for f in futures]
-        for fail in failures:
-            if fail is not None:
-                k, code = fail
-                self._ready = False
-                raise RuntimeError(f"env {k}: {'more than 1024 legal moves' if code == 1 else 'a move outside the action space'}"
-                                   f" (rules {self.rules!r}); call reset()")
-        if self.encoding == "douzero" and phase != 2:
+        fail = core.run_all(phase) if actions is None else core.step(actions)
+        if fail is not None:
+            k, code = fail
+            self._ready = False
+            what = (f"more than {_vecenv.MAX_LEGAL} legal moves" if code == 1
+                    else "a legal move outside the action space")
+            raise EnvStateError(f"env {k}: {what} (rules {self.rules!r}); the environment needs reset()", env=k)
+        if self.encoding == "douzero" and phase != _vecenv.ROWS:
             np.cumsum(self.n_legal, out=self.offsets[1:])
             total = int(self.offsets[-1])
             if total > len(self.x):
                 self.x = np.zeros((2 * total, _vecenv.DOUZERO_WIDTH), np.float32)
             core.set_rows(self.x, self.offsets)
-            self._run(2)
+            self._run(_vecenv.ROWS)
 
     def _observation(self) -> dict[str, np.ndarray]:
         if self.encoding == "compact":
@@ -222,7 +241,7 @@ class VectorEnv:
             self._seed = _int(seed, "seed", 0, (1 << 64) - 1)
             self._core.seed(self._seed)
         self.action_mask[:] = False
-        self._run(0)
+        self._run(_vecenv.RESET)
         self._ready = True
         return self._observation(), self._info()
 
@@ -230,11 +249,12 @@ class VectorEnv:
         """Play one action id per game (an integer array of shape (K,)) for
         its seat to move, then the bots; returns ``(observation, rewards,
         terminations, truncations, info)`` (same-step autoreset).  Raises
-        ``IllegalActionError`` naming the first game whose action is not in
-        its ``action_mask``, ``InvalidArgumentError`` for a wrong shape or
-        dtype, and ``RuntimeError`` before ``reset()``; no game changes then."""
-        if not self._ready:
-            raise RuntimeError("call reset() before step()")
+        ``EnvActionError`` (an ``IllegalActionError``) naming the first game
+        whose action is not in its ``action_mask``, ``InvalidArgumentError``
+        for a wrong shape or dtype, and ``EnvStateError`` before
+        ``reset()``; no game changes then.  Every action is checked (by the
+        threads) before any game moves."""
+        self._need_ready()
         a = actions if isinstance(actions, np.ndarray) else np.asarray(actions)
         if a.dtype.kind not in "iu" or a.shape != (self.num_envs,):
             raise InvalidArgumentError(f"actions must be an integer array of shape ({self.num_envs},), "
@@ -244,16 +264,44 @@ class VectorEnv:
                 k = int(np.argmax(a >= np.uint64(1 << 63)))
                 raise InvalidArgumentError(f"env {k}: action {int(a[k])} is not an action id")
             a = np.ascontiguousarray(a, np.int64)
-        self._core.check(a)
-        self._run(1)
+        self._run(_vecenv.STEP, a)
         return self._observation(), self.rewards, self.terminations, self.truncations, self._info()
 
+    def sample_actions(self) -> np.ndarray:
+        """A uniformly random legal action id per game, drawn from each
+        game's own action PRNG (seeded from ``(seed, k)`` by the constructor
+        and ``reset(seed)``, apart from the game's deals and bots), so the
+        draws are the same for any ``threads``.  Returns the ``actions``
+        buffer (int64, (K,)), overwritten by the next call; ``EnvStateError``
+        before ``reset()``."""
+        self._need_ready()
+        self._core.run_all(_vecenv.SAMPLE)
+        return self.actions
+
+    def step_random(self) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """``step(sample_actions())`` in one native pass (the actions are
+        drawn and played game by game, each thread on the games it claims); the
+        actions played are left in ``actions``.  ``EnvStateError`` before
+        ``reset()``."""
+        self._need_ready()
+        self._run(_vecenv.RANDOM)
+        return self._observation(), self.rewards, self.terminations, self.truncations, self._info()
+
+    def _need_ready(self) -> None:
+        if not self._ready:
+            raise EnvStateError("the environment has no games to step: call reset() first "
+                                "(after construction, or after an EnvStateError)")
+
     def close(self) -> None:
-        """Stop the worker threads."""
-        if self._pool is not None:
-            self._pool.shutdown()
-            self._pool = None
-            self._chunks = self._chunks[:1] if len(self._chunks) == 1 else [(0, self.num_envs)]
+        """Stop the worker threads (later steps run in the calling thread alone)."""
+        workers, self._workers = getattr(self, "_workers", []), []
+        if workers:
+            self._core.stop()
+            for w in workers:
+                w.join()
+
+    def __del__(self) -> None:
+        self.close()
 
     def __enter__(self) -> "VectorEnv":
         return self
