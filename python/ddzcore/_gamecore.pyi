@@ -8,6 +8,7 @@ from ._movelist import MoveList
 
 CORE_FIELDS: tuple[str, ...]
 
+@disjoint_base
 class GameMoves(MoveList): ...
 
 @disjoint_base
