@@ -52,6 +52,28 @@ cdef Py_ssize_t _generate(u64 hand, u64 lc, u64 li, int flags) except -1:
     return n
 
 
+cdef class GameMoves(MoveList):
+    """The ``MoveList`` of a game in play (``GameCore.legal_actions``): the
+    same list, whose indexing by an int makes the ``Move`` in C (what
+    ``random.choice`` does once a move)."""
+
+    cdef object _move_t
+
+    def __getitem__(self, i):
+        cdef Py_ssize_t k
+        if type(i) is int:
+            k = i
+            if k < 0:
+                k += self._n
+            if 0 <= k < self._n:
+                m = _object_new(self._move_t)
+                m._cards = self._recs[k].cards
+                m._info = self._recs[k].info
+                m._rules = self.rules
+                return m
+        return MoveList.__getitem__(self, i)
+
+
 cdef class GameCore:
     """The compiled base of the games (see the module docstring); not used alone."""
 
@@ -88,6 +110,7 @@ cdef class GameCore:
         cdef int p
         cdef u64 lc = 0, li = 0
         cdef Py_ssize_t n
+        cdef GameMoves moves
         if self._ph != self._play_ph:
             return self._flow_legal()
         p = self._cur
@@ -96,7 +119,11 @@ cdef class GameCore:
             lc = last._cards
             li = last._info
         n = _generate(self._hands[p]._word, lc, li, self._flags)
-        return MoveList._wrap(_scratch, n, self._prules)
+        moves = GameMoves.__new__(GameMoves)
+        moves._copy_from(_scratch, n)
+        moves.rules = self._prules
+        moves._move_t = self._move_t
+        return moves
 
     def apply(self, action):
         """Apply the current player's action (a flow action, a ``Move``, or
