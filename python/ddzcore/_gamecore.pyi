@@ -4,12 +4,7 @@ from typing import Any
 
 from typing_extensions import disjoint_base
 
-from ._movelist import MoveList
-
 CORE_FIELDS: tuple[str, ...]
-
-@disjoint_base
-class GameMoves(MoveList): ...
 
 @disjoint_base
 class GameCore:

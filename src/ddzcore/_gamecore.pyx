@@ -15,16 +15,14 @@ goes to the Python game's methods: ``_flow_legal``, ``_apply_other``,
 ``_push_move``, ``_why_illegal``, ``_doubling`` and ``_marked_played``.
 
 This module imports nothing from the Python layer: the game class names
-its move and hand types (``_MOVE``, ``_HAND``) and its constants
+its move, move-list and hand types (``_MOVE``, ``_MOVES``, ``_HAND``) and its constants
 (``PLAYERS``, ``_DECKS``, ``_P_PLAY``, ``_P_END``, ``_MARKED``), read once
 per game.
 """
 
-from libc.stdlib cimport realloc
-
-from ddzcore.bits cimport u64, MoveRec, contains, info_combo, is_bomb_combo, C_PASS, C_SOFT_BOMB
-from ddzcore._kernel cimport generate, beats, valid_reading
-from ddzcore._movelist cimport MoveList
+from ddzcore.bits cimport u64, contains, info_combo, is_bomb_combo, C_PASS, C_SOFT_BOMB
+from ddzcore._kernel cimport beats, valid_reading
+from ddzcore._movelist cimport generated
 
 from ddzcore._errors import IllegalActionError
 
@@ -34,46 +32,6 @@ CORE_FIELDS = ("_ph", "_cur", "_flags", "_prules", "_hands", "_last", "_lastp", 
 
 cdef object _object_new = object.__new__
 
-cdef MoveRec* _scratch = NULL
-cdef Py_ssize_t _scratch_cap = 0
-
-
-cdef Py_ssize_t _generate(u64 hand, u64 lc, u64 li, int flags) except -1:
-    """The legal moves into the module's scratch buffer (the GIL is held, so it is not shared)."""
-    global _scratch, _scratch_cap
-    cdef Py_ssize_t n = generate(hand, lc, li, flags, _scratch, _scratch_cap)
-    cdef MoveRec* grown
-    if n > _scratch_cap:
-        grown = <MoveRec*>realloc(_scratch, (n + 256) * sizeof(MoveRec))
-        if grown == NULL:
-            raise MemoryError()
-        _scratch, _scratch_cap = grown, n + 256
-        n = generate(hand, lc, li, flags, _scratch, _scratch_cap)
-    return n
-
-
-cdef class GameMoves(MoveList):
-    """The ``MoveList`` of a game in play (``GameCore.legal_actions``): the
-    same list, whose indexing by an int makes the ``Move`` in C (what
-    ``random.choice`` does once a move)."""
-
-    cdef object _move_t
-
-    def __getitem__(self, i):
-        cdef Py_ssize_t k
-        if type(i) is int:
-            k = i
-            if k < 0:
-                k += self._n
-            if 0 <= k < self._n:
-                m = _object_new(self._move_t)
-                m._cards = self._recs[k].cards
-                m._info = self._recs[k].info
-                m._rules = self.rules
-                return m
-        return MoveList.__getitem__(self, i)
-
-
 cdef class GameCore:
     """The compiled base of the games (see the module docstring); not used alone."""
 
@@ -81,7 +39,7 @@ cdef class GameCore:
     cdef public object _prules, _hands, _last, _plays, _winner, _hist
     cdef int _play_ph, _end_ph, _players, _decks
     cdef bint _plain            # moves are recorded as given (no marked-face cards: three players)
-    cdef object _move_t, _hand_t
+    cdef object _move_t, _moves_t, _hand_t
 
     def __cinit__(self, *args, **kwargs):
         t = type(self)
@@ -91,6 +49,7 @@ cdef class GameCore:
         self._decks = t._DECKS
         self._plain = not t._MARKED
         self._move_t = t._MOVE
+        self._moves_t = t._MOVES
         self._hand_t = t._HAND
         self._lastp = -1
 
@@ -109,8 +68,6 @@ cdef class GameCore:
         beats).  A leader cannot pass.  Empty at the end (docs/rules.md §3)."""
         cdef int p
         cdef u64 lc = 0, li = 0
-        cdef Py_ssize_t n
-        cdef GameMoves moves
         if self._ph != self._play_ph:
             return self._flow_legal()
         p = self._cur
@@ -118,12 +75,7 @@ cdef class GameCore:
             last = self._last
             lc = last._cards
             li = last._info
-        n = _generate(self._hands[p]._word, lc, li, self._flags)
-        moves = GameMoves.__new__(GameMoves)
-        moves._copy_from(_scratch, n)
-        moves.rules = self._prules
-        moves._move_t = self._move_t
-        return moves
+        return generated(self._moves_t, self._hands[p]._word, lc, li, self._flags, self._prules)
 
     def apply(self, action):
         """Apply the current player's action (a flow action, a ``Move``, or

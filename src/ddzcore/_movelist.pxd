@@ -4,12 +4,13 @@ from kernel records without a Python round trip::
 
     from ddzcore._movelist cimport MoveList
     ml = MoveList._wrap(cls, recs, n, rules)   # copies recs[0:n] into a new cls (MoveList or a subclass)
+    ml = generated(cls, hand, lc, li, flags, rules)  # the legal moves of a position, unchecked
 
 ``rules`` is carried for the subclass that turns records into moves; this
 module never looks inside it.
 """
 
-from ddzcore.bits cimport MoveRec
+from ddzcore.bits cimport MoveRec, u64
 
 
 cdef class MoveList:
@@ -23,3 +24,8 @@ cdef class MoveList:
     # A new cls holding a copy of recs[0:n], whose moves carry `rules`.
     @staticmethod
     cdef MoveList _wrap(type cls, MoveRec* recs, Py_ssize_t n, rules)
+
+
+# The legal moves of (hand, move to beat lc/li) under the rule flags, as a new
+# cls whose moves carry `rules`; the position is not checked (see _moves).
+cdef MoveList generated(type cls, u64 hand, u64 lc, u64 li, int flags, rules)

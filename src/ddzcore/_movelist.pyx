@@ -63,6 +63,10 @@ def _moves(type cls, u64 hand, u64 lc, u64 li, int flags, rules, shown_hand, sho
     move to beat (0, 0 = a free lead); ``shown_*``: the caller's arguments,
     named by the errors (``InvalidCardsError``, ``InvalidMoveError``)."""
     _check(hand, lc, li, flags, shown_hand, shown_last, rules)
+    return generated(cls, hand, lc, li, flags, rules)
+
+
+cdef MoveList generated(type cls, u64 hand, u64 lc, u64 li, int flags, rules):
     cdef Py_ssize_t n = _generate(hand, lc, li, flags)
     return MoveList._wrap(cls, _scratch, n, rules)
 

@@ -29,7 +29,7 @@ from .._gamecore import CORE_FIELDS, GameCore
 from ..cards import Hand
 from ..errors import AmbiguousMoveError, IllegalActionError, InvalidArgumentError, InvalidMoveError
 from ..generate import legal_moves
-from ..moves import PASS, ActionSpace, Combo, Move, action_space, classify
+from ..moves import PASS, ActionSpace, Combo, Move, MoveList, action_space, classify
 from ..rules import Rules
 from .settlement import Room
 
@@ -209,6 +209,7 @@ class GameBase(GameCore):
     _ID_STRIDE: int  #: dense ids per move of the action space
     _MOVE = Move  #: the move type (``GameCore`` plays exactly this type on its fast path)
     _HAND = Hand  #: the hand type (``GameCore`` makes the hands after a play)
+    _MOVES = MoveList  #: the list type ``GameCore.legal_actions`` returns in play
     _MARKED = False  #: whether a move's marked-face cards decide how it is recorded (``_push_move``; five players)
     _holds: Callable[[int, int], bool]  #: whether a hand word holds a card word
     _unbeatable: Callable[[int, int], bool]  #: whether nothing beats a move (cards, info): the top bomb
