@@ -463,7 +463,7 @@ cdef inline void sets_loop(Gen* g, u64 k, u64 base, unsigned int ranks, bint fas
     done(g, p, fast)
 
 
-cdef void gen_sets(Gen* g, int combo, int k, int lo, unsigned int allowed) noexcept nogil:
+cdef inline void gen_sets(Gen* g, int combo, int k, int lo, unsigned int allowed) noexcept nogil:
     """Single, pair or trio (k cards of one rank) of ranks in `allowed`, rank >= lo."""
     cdef unsigned int ranks = from_rank(g.at_least[k] & allowed, lo)
     if not size_ok(g, k) or banned(g, combo):
@@ -476,7 +476,7 @@ cdef void gen_sets(Gen* g, int combo, int k, int lo, unsigned int allowed) noexc
         sets_loop(g, k, make_info(combo, 0, 1), ranks, False)
 
 
-cdef void gen_with_kickers(Gen* g, int combo, int k, int kind, int need, int lo) noexcept nogil:
+cdef inline void gen_with_kickers(Gen* g, int combo, int k, int kind, int need, int lo) noexcept nogil:
     """k of a rank (a trio, or a quad of four-with-two) with `need` kickers of `kind`, rank >= lo."""
     cdef int r
     cdef unsigned int ranks = from_rank(g.at_least[k] & 0x1FFF, lo)
@@ -488,7 +488,7 @@ cdef void gen_with_kickers(Gen* g, int combo, int k, int kind, int need, int lo)
         with_kickers(g, <u64>k * unit(r), make_info(combo, r, 1), kind, need, r, r)
 
 
-cdef void gen_chain(Gen* g, int combo, int k, int min_len, int kind, int lo, int fix_len,
+cdef inline void gen_chain(Gen* g, int combo, int k, int min_len, int kind, int lo, int fix_len,
                     int per=1) noexcept nogil:
     """Chains of k cards a rank within 3..A, top rank >= lo, each unit with
     `per` kickers of `kind` (0 none, 1 single, 2 pair); fix_len 0 = any length."""
@@ -514,9 +514,9 @@ cdef void gen_chain(Gen* g, int combo, int k, int min_len, int kind, int lo, int
         s = ddz_ctz(starts)
         starts &= starts - 1
         if kind == 0 and room(g):
-            chain_from(g, combo, k, 0, per, s, s + min_len - 1, lo, fix_len, ranks, True)
+            bare_chains(g, combo, k, s, s + min_len - 1, lo, fix_len, ranks)
         else:
-            chain_from(g, combo, k, kind, per, s, s + min_len - 1, lo, fix_len, ranks, False)
+            chain_from(g, combo, k, kind, per, s, s + min_len - 1, lo, fix_len, ranks)
 
 
 cdef Py_ssize_t chain_count(unsigned int ranks, unsigned int starts, int min_len, int lo,
@@ -538,27 +538,47 @@ cdef Py_ssize_t chain_count(unsigned int ranks, unsigned int starts, int min_len
     return n
 
 
-cdef inline void chain_from(Gen* g, int combo, u64 k, int kind, int per, int s, int top, int lo,
-                            bint fix, unsigned int ranks, bint fast) noexcept nogil:
+cdef inline void bare_chains(Gen* g, int combo, u64 k, int s, int top, int lo, bint fix,
+                             unsigned int ranks) noexcept nogil:
+    """gen_chain's bare chains from rank s (room was checked): tops from
+    `top` (and lo) up to the end of the run of `ranks` from s (only `top`
+    with `fix`); the card word and the reading step by one unit each time."""
+    cdef MoveRec* p = g.out + g.n
+    cdef int last = top if fix else s + ddz_ctz(~(ranks >> s)) - 1
+    cdef u64 w, info, step
+    if top < lo:
+        top = lo
+    if last < top:
+        return
+    w = run_word(s, top - s + 1, k)
+    info = make_info(combo, top, top - s + 1)
+    step = k << (4 * (top + 1))
+    for top in range(top, last + 1):
+        p.cards = w
+        p.info = info
+        p += 1
+        w += step
+        step <<= 4
+        info += (1 << 5) | (1 << 9)
+    g.n = p - g.out
+
+
+cdef void chain_from(Gen* g, int combo, u64 k, int kind, int per, int s, int top, int lo,
+                     bint fix, unsigned int ranks) noexcept nogil:
     """gen_chain's chains starting at rank s, from top up while `ranks` runs on
-    (only top with `fix`); fast (bare chains only): room was checked.  The
-    card word and the reading step by one unit each time."""
-    cdef MoveRec* p = slot(g, fast)
+    (only top with `fix`), each with its kickers (bare ones here only without
+    room: through emit).  The card word and the reading step by one unit each time."""
     cdef u64 w = run_word(s, top - s + 1, k), info = make_info(combo, top, top - s + 1)
     cdef u64 step = k << (4 * (top + 1))
     while True:
         if top >= lo:
-            if kind == 0:
-                p = put(g, p, w, info, fast)
-            else:
-                with_kickers(g, w, info, kind, per * (top - s + 1), s, top)
+            with_kickers(g, w, info, kind, per * (top - s + 1), s, top)
         top += 1
         if fix or top > R_ACE or not (ranks >> top) & 1:
             break
         w += step
         step <<= 4
         info += (1 << 5) | (1 << 9)
-    done(g, p, fast)
 
 
 cdef void gen_shuttles(Gen* g, int lo, int fix_len, int size) noexcept nogil:
