@@ -54,6 +54,7 @@ import glob
 import json
 import os
 import platform
+import re
 import shutil
 import subprocess
 import sys
@@ -170,28 +171,74 @@ def part_total(path: str) -> int:
     raise SystemExit(f"{path}: no totals line")
 
 
-def measure() -> dict[str, int]:
+# Instructions whose cost an instruction count hides: integer and floating-point
+# division and square root (tens of cycles each, one instruction to callgrind).
+SLOW = re.compile(r"^\s*([0-9a-f]+):\s+(?:i?div[bwlq]?|v?(?:div|sqrt)[sp][sd])\s", re.M)
+
+
+def slow_addresses(obj: str) -> "frozenset[int]":
+    """Addresses (in the object file, as callgrind writes them) of the SLOW instructions of obj."""
+    text = subprocess.run(["objdump", "-d", "--no-show-raw-insn", obj], capture_output=True, text=True,
+                          check=True).stdout
+    return frozenset(int(a, 16) for a in SLOW.findall(text))
+
+
+def part_slow(path: str, slow: "dict[str, frozenset[int]]") -> int:
+    """Executions of SLOW instructions of ddzcore's compiled modules in one
+    profile part (written with --dump-instr=yes: one cost line per
+    instruction, addresses relative to the previous line's)."""
+    names: dict[str, str] = {}
+    obj, addr, total, skip_call = "", 0, 0, False
+    for line in open(path):
+        c = line[:1]
+        if c in "0123456789+-*":
+            pos, _, rest = line.partition(" ")
+            if pos.startswith("0x"):
+                addr = int(pos, 16)
+            elif pos != "*":
+                addr += int(pos)
+            if skip_call:  # the inclusive cost of a call, not this instruction's own
+                skip_call = False
+            elif addr in slow.get(obj, ()):
+                total += int(rest.split()[1])
+        elif line.startswith("ob="):
+            ident, _, name = line[3:].strip().partition(" ")
+            obj = names.setdefault(ident, os.path.realpath(name) if name else "")
+        elif line.startswith("calls="):
+            skip_call = True
+    return total
+
+
+def measure() -> "tuple[dict[str, int], dict[str, int]]":
     """Instructions executed in each workload's call (inclusive: with
-    everything it calls).  One valgrind run collects only inside
-    operator.call and dumps a profile part after each call."""
+    everything it calls), and the SLOW instructions among them in ddzcore's
+    own modules.  One valgrind run collects only inside operator.call and
+    dumps a profile part after each call."""
+    import ddzcore
+
     valgrind = shutil.which("valgrind")
     if valgrind is None:
         raise SystemExit("valgrind is not installed")
+    package = Path(ddzcore.__file__).parent
+    slow = {os.path.realpath(so): slow_addresses(str(so)) for so in package.glob("_*.so")}
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "callgrind.out")
-        cmd = [valgrind, "--tool=callgrind", f"--callgrind-out-file={out}"]
+        cmd = [valgrind, "--tool=callgrind", f"--callgrind-out-file={out}", "--dump-instr=yes"]
         cmd += [f"--toggle-collect={ENTRY}", f"--dump-after={ENTRY}"]
         cmd += [interpreter(), "-c", WORKLOAD]
         env = dict(os.environ, PYTHONHASHSEED="0")
         proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
         if proc.returncode != 0:
             raise SystemExit(f"valgrind run failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr[-3000:]}")
+        if f"ddzcore {package / '__init__.py'}" not in proc.stdout:
+            raise SystemExit(f"the workload imported another ddzcore than {package}:\n{proc.stdout}")
         # callgrind.out.1, .2, ... one per entry call in order; the final dump (at exit) is empty.
         parts = sorted(glob.glob(out + ".*"), key=lambda p: int(p.rsplit(".", 1)[1]))
         totals = [part_total(p) for p in parts]
-    if len(totals) < len(CALLS) or any(totals[len(CALLS):]):
-        raise SystemExit(f"expected {len(CALLS)} counted entry calls, got parts {totals}")
-    return dict(zip(CALLS, totals))
+        if len(totals) < len(CALLS) or any(totals[len(CALLS):]):
+            raise SystemExit(f"expected {len(CALLS)} counted entry calls, got parts {totals}")
+        slow_counts = [part_slow(p, slow) for p in parts[:len(CALLS)]]
+    return dict(zip(CALLS, totals)), dict(zip(CALLS, slow_counts))
 
 
 def measure_memory() -> dict[str, int]:
@@ -233,14 +280,16 @@ def main(argv: "list[str] | None" = None) -> int:
     ap.add_argument("--update", action="store_true", help="write the measured figures as the new budget")
     ap.add_argument("--budget", type=Path, default=BUDGET)
     args = ap.parse_args(argv)
-    counts = {**measure(), **measure_memory()}
+    instructions, slow = measure()
+    counts = {**instructions, **measure_memory()}
     if args.update:
-        data = {"tolerance": TOLERANCE, "instructions": counts, "measured_with": environment(),
-                "note": "Ir inside each workload's call; alloc_*: peak RSS growth per mille "
-                        "of the output; see benchmarks/callgrind_guard.py"}
+        data = {"tolerance": TOLERANCE, "instructions": counts, "slow": slow, "measured_with": environment(),
+                "note": "instructions: Ir inside each workload's call; slow: divisions and square roots "
+                        "executed in ddzcore's modules; alloc_*: peak RSS growth per mille of the "
+                        "output; see benchmarks/callgrind_guard.py"}
         args.budget.write_text(json.dumps(data, indent=2) + "\n")
         for name, n in counts.items():
-            print(f"{name:10s} {n:>14,d}  (budget written)")
+            print(f"{name:10s} {n:>14,d}  {slow.get(name, 0):>10,d} slow  (budget written)")
         return 0
     data = json.loads(args.budget.read_text())
     tol = data.get("tolerance", TOLERANCE)
@@ -250,6 +299,13 @@ def main(argv: "list[str] | None" = None) -> int:
         text, over = verdict(name, n, budget, tol)
         failed |= over
         print(f"{name:10s} {n:>14,d} / budget {budget:>14,d}  ({n / max(budget, 1):.3f})  {text}")
+    for name, n in slow.items():
+        budget = data["slow"][name]
+        over = n > budget * (1 + tol)
+        failed |= over
+        text = (f"OVER BUDGET: {n - budget:,d} more divisions/square roots" if over else
+                "fewer: lower it (--update)" if n < budget * (1 - tol) else "ok")
+        print(f"{name:10s} {n:>14,d} / budget {budget:>14,d}  slow instructions  {text}")
     return 1 if failed else 0
 
 
