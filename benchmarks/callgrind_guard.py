@@ -300,6 +300,10 @@ def main(argv: "list[str] | None" = None) -> int:
         failed |= over
         print(f"{name:10s} {n:>14,d} / budget {budget:>14,d}  ({n / max(budget, 1):.3f})  {text}")
     for name, n in slow.items():
+        if name not in data.get("slow", {}):
+            failed = True
+            print(f"{name:10s} {n:>14,d} slow instructions  NO BUDGET (--update)")
+            continue
         budget = data["slow"][name]
         over = n > budget * (1 + tol)
         failed |= over
