@@ -13,7 +13,10 @@ the ``def`` wrappers at the bottom.
 
 from libc.stdlib cimport malloc, calloc, realloc, free
 from cpython.pythread cimport (PyThread_type_lock, PyThread_allocate_lock, PyThread_free_lock,
-                              PyThread_acquire_lock, PyThread_release_lock, WAIT_LOCK)
+                              PyThread_acquire_lock, PyThread_release_lock, WAIT_LOCK, PyLockStatus)
+
+cdef extern from "pythread.h":
+    PyLockStatus PyThread_acquire_lock_timed(PyThread_type_lock, long long microseconds, int intr_flag) nogil
 from libc.string cimport memcpy
 from libc.stdint cimport int64_t
 
@@ -1294,7 +1297,9 @@ cdef object adopt_block(object descr, void* data, Py_ssize_t n, Py_ssize_t items
 
 cdef enum:
     CHUNK = 256             # positions a thread generates at a time (its buffer stays in cache)
-    SPARE = 8               # chunk buffers kept between calls
+    AHEAD = 3               # chunks a thread may run ahead of the appended ones, per thread
+    SPARE = 16              # chunk buffers kept between calls
+    NAP = 100               # microseconds a thread that ran ahead waits before looking again
 
 
 cdef struct Buf:
@@ -1349,6 +1354,29 @@ cdef void count_range(const u64* hands, const u64* last_cards, const u64* last_i
                           last_info[i] if last_cards != NULL else 0, flags, NULL, 0)
 
 
+cdef extern from *:
+    """
+    #include <string.h>
+    #if defined(__x86_64__) || defined(_M_X64)
+    #include <emmintrin.h>
+    /* Copy n 16-byte records to dst with streaming stores (no read of the
+       destination's cache lines, which are not read again soon); x86-64 has
+       SSE2 everywhere.  Other machines, or an unaligned dst: memcpy. */
+    static void ddz_stream_records(void* dst, const void* src, size_t n) {
+        __m128i* d = (__m128i*)dst;
+        const __m128i* s = (const __m128i*)src;
+        size_t i;
+        if (((size_t)dst & 15) || ((size_t)src & 15)) { memcpy(dst, src, 16 * n); return; }
+        for (i = 0; i < n; i++) _mm_stream_si128(d + i, _mm_load_si128(s + i));
+        _mm_sfence();
+    }
+    #else
+    static void ddz_stream_records(void* dst, const void* src, size_t n) { memcpy(dst, src, 16 * n); }
+    #endif
+    """
+    void ddz_stream_records(void* dst, const void* src, size_t n) noexcept nogil
+
+
 cdef struct Chunk:
     Buf buf                 # always owned
     Py_ssize_t n            # records generated; -1 while not finished
@@ -1396,6 +1424,8 @@ cdef struct Job:
     Buf dest
     Chunk* chunks           # nchunks; a finished chunk waits here for its turn to be appended
     PyThread_type_lock lock
+    PyThread_type_lock nap  # always held: waiting on it with a timeout is a short sleep
+    Py_ssize_t ahead        # how far past the appended chunks one may be claimed
     bint failed             # out of memory
     bint counting           # count only: off[i] is position i's count (count_batch)
 
@@ -1410,7 +1440,7 @@ cdef void job_append(Job* j) noexcept nogil:
         if not buf_reserve(&j.dest, base + ch.n, base):
             j.failed = True
             return
-        memcpy(j.dest.p + base, ch.buf.p, ch.n * sizeof(MoveRec))
+        ddz_stream_records(j.dest.p + base, ch.buf.p, ch.n)
         for i in range(j.appended * CHUNK, min(j.n, (j.appended + 1) * CHUNK)):
             j.off[i + 1] += base
         j.total = base + ch.n
@@ -1427,6 +1457,12 @@ cdef void job_work(Job* j) noexcept nogil:
         PyThread_acquire_lock(j.lock, WAIT_LOCK)
         c = j.claimed
         j.claimed = c + 1
+        # A thread far ahead (others descheduled) waits instead of filling
+        # yet another buffer: chunk buffers stay few and warm.
+        while c < j.nchunks and c - j.appended >= j.ahead and not j.failed and not j.counting:
+            PyThread_release_lock(j.lock)
+            PyThread_acquire_lock_timed(j.nap, NAP, 0)
+            PyThread_acquire_lock(j.lock, WAIT_LOCK)
         PyThread_release_lock(j.lock)
         if c >= j.nchunks or j.failed:
             return
@@ -1462,6 +1498,9 @@ cdef class _Batch:
             free(self.job.chunks)
         if self.job.lock != NULL:
             PyThread_free_lock(self.job.lock)
+        if self.job.nap != NULL:
+            PyThread_release_lock(self.job.nap)
+            PyThread_free_lock(self.job.nap)
 
     cdef Py_ssize_t run(self, int threads) except -1:
         """Generate every position (in chunks over `threads` threads when > 1)."""
@@ -1478,9 +1517,10 @@ cdef class _Batch:
             if j.total < 0:
                 raise MemoryError()
             return j.total
-        j.lock = PyThread_allocate_lock()
-        if j.lock == NULL:
+        j.lock, j.nap, j.ahead = PyThread_allocate_lock(), PyThread_allocate_lock(), AHEAD * threads
+        if j.lock == NULL or j.nap == NULL:
             raise MemoryError()
+        PyThread_acquire_lock(j.nap, WAIT_LOCK)
         if not j.counting:
             j.chunks = <Chunk*>calloc(j.nchunks, sizeof(Chunk))
             if j.chunks == NULL:
