@@ -23,6 +23,14 @@ closes one profile part per call) with the budget committed in
 - ``game``: the Python ``Game`` loop, 20 whole games (``legal_actions()`` +
   ``apply()`` each turn).
 
+Each workload also counts the *slow* instructions it executes in ddzcore's
+own compiled modules: integer and floating-point divisions and square roots
+(``--dump-instr=yes`` gives each instruction's executions; ``objdump -d``
+says which addresses hold such instructions).  An instruction count cannot
+see them (one instruction, tens of cycles): four chained divisions per call
+add about 1 % of perft's instructions but a fifth of its time, so their
+count has a budget of its own (the same 3 %; most workloads execute none).
+
 and, outside valgrind, the allocation behaviour of a fixed batch of 20,000
 20-card leads (peak resident memory growth, Linux's VmHWM reset through
 /proc/self/clear_refs, per mille of the output's bytes):
@@ -37,14 +45,14 @@ and, outside valgrind, the allocation behaviour of a fixed batch of 20,000
     python benchmarks/callgrind_guard.py --update   # write the measured figures as the budget
 
 An instruction workload fails when it executes more than ``tolerance`` (3 %)
-above its budget; a memory workload when it exceeds its budget by more than
+above its budget, or more slow instructions than 3 % above theirs; a memory workload when it exceeds its budget by more than
 3 % of the output's size.  When the code gets better (more than 3 % under),
 the script says so: lower the budget with ``--update`` in the same commit,
 so the guard keeps what was won.  Counts depend a little on the compiler
 and the Cython and NumPy versions; the budget file records what it was
 measured with.  ``tests/test_callgrind_budget.py`` runs this within the
 normal test run (one valgrind process for all workloads, one plain process
-for the memory).
+for the memory).  Needs valgrind and objdump (binutils).
 """
 
 from __future__ import annotations
