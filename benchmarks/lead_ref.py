@@ -15,6 +15,7 @@ import ctypes
 import hashlib
 import os
 import shlex
+import shutil
 import subprocess
 import sysconfig
 from pathlib import Path
@@ -29,6 +30,13 @@ ROOM = 8192  # REF_ROOM in lead_ref.c: records a position must find free before 
 _lib: "ctypes.CDLL | None" = None
 
 
+def compiler() -> "list[str] | None":
+    """The C compiler command Python was built with (``cc`` otherwise), None when it is not installed
+    (Windows: Python's build records none; build the reference with a Unix-like compiler)."""
+    cc = shlex.split(sysconfig.get_config_var("CC") or "cc")
+    return cc if shutil.which(cc[0]) else None
+
+
 def library() -> ctypes.CDLL:
     """The compiled reference (built once per source version)."""
     global _lib
@@ -38,7 +46,9 @@ def library() -> ctypes.CDLL:
     target = SOURCE.parent.parent / "build" / "lead_ref" / f"lead_ref-{hashlib.sha1(code).hexdigest()[:12]}.so"
     if not target.exists():
         target.parent.mkdir(parents=True, exist_ok=True)
-        cc = shlex.split(sysconfig.get_config_var("CC") or "cc")
+        cc = compiler()
+        if cc is None:
+            raise RuntimeError("no C compiler (sysconfig CC or cc) to build lead_ref.c")
         tmp = target.with_suffix(f".{os.getpid()}.tmp")
         subprocess.run(cc + ["-O2", "-std=c99", "-shared", "-fPIC", "-o", str(tmp), str(SOURCE)], check=True)
         os.replace(tmp, target)
