@@ -191,11 +191,12 @@ def slow_addresses(obj: str) -> "frozenset[int]":
     return frozenset(int(a, 16) for a in SLOW.findall(text))
 
 
-def part_slow(path: str, slow: "dict[str, frozenset[int]]") -> int:
+def part_slow(path: str, slow: "dict[str, frozenset[int]]", names: "dict[str, str]") -> int:
     """Executions of SLOW instructions of ddzcore's compiled modules in one
     profile part (written with --dump-instr=yes: one cost line per
-    instruction, addresses relative to the previous line's)."""
-    names: dict[str, str] = {}
+    instruction, addresses relative to the previous line's).  ``names``:
+    object ids seen so far; a part may use an id an earlier part of the
+    same run named, so the parts are read in order with one dict."""
     obj, addr, total, skip_call = "", 0, 0, False
     for line in open(path):
         c = line[:1]
@@ -211,7 +212,9 @@ def part_slow(path: str, slow: "dict[str, frozenset[int]]") -> int:
                 total += int(rest.split()[1])
         elif line.startswith("ob="):
             ident, _, name = line[3:].strip().partition(" ")
-            obj = names.setdefault(ident, os.path.realpath(name) if name else "")
+            if name:
+                names[ident] = os.path.realpath(name)
+            obj = names.get(ident, "")
         elif line.startswith("calls="):
             skip_call = True
     return total
@@ -245,7 +248,8 @@ def measure() -> "tuple[dict[str, int], dict[str, int]]":
         totals = [part_total(p) for p in parts]
         if len(totals) < len(CALLS) or any(totals[len(CALLS):]):
             raise SystemExit(f"expected {len(CALLS)} counted entry calls, got parts {totals}")
-        slow_counts = [part_slow(p, slow) for p in parts[:len(CALLS)]]
+        names: dict[str, str] = {}
+        slow_counts = [part_slow(p, slow, names) for p in parts[:len(CALLS)]]
     return dict(zip(CALLS, totals)), dict(zip(CALLS, slow_counts))
 
 
