@@ -29,7 +29,8 @@ own compiled modules: integer and floating-point divisions and square roots
 says which addresses hold such instructions).  An instruction count cannot
 see them (one instruction, tens of cycles): four chained divisions per call
 add about 1 % of perft's instructions but a fifth of its time, so their
-count has a budget of its own (the same 3 %; most workloads execute none).
+count has a budget of its own (the same 3 %, plus 100 for run-to-run noise;
+most workloads execute none).
 
 and, outside valgrind, the allocation behaviour of a fixed batch of 20,000
 20-card leads (peak resident memory growth, Linux's VmHWM reset through
@@ -181,6 +182,9 @@ def part_total(path: str) -> int:
 
 # Instructions whose cost an instruction count hides: integer and floating-point
 # division and square root (tens of cycles each, one instruction to callgrind).
+# Run-to-run noise of the slow count: a few (0-18 seen) in Cython's object
+# plumbing, which varies with addresses; one division per perft node is ~150,000.
+SLOW_SLACK = 100
 SLOW = re.compile(r"^\s*([0-9a-f]+):\s+(?:i?div[bwlq]?|v?(?:div|sqrt)[sp][sd])\s", re.M)
 
 
@@ -317,7 +321,7 @@ def main(argv: "list[str] | None" = None) -> int:
             print(f"{name:10s} {n:>14,d} slow instructions  NO BUDGET (--update)")
             continue
         budget = data["slow"][name]
-        over = n > budget * (1 + tol)
+        over = n > budget * (1 + tol) + SLOW_SLACK
         failed |= over
         text = (f"OVER BUDGET: {n - budget:,d} more divisions/square roots" if over else
                 "fewer: lower it (--update)" if n < budget * (1 - tol) else "ok")
