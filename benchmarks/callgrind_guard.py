@@ -23,6 +23,15 @@ closes one profile part per call) with the budget committed in
 - ``game``: the Python ``Game`` loop, 20 whole games (``legal_actions()`` +
   ``apply()`` each turn).
 
+Each workload also counts the *slow* instructions it executes in ddzcore's
+own compiled modules: integer and floating-point divisions and square roots
+(``--dump-instr=yes`` gives each instruction's executions; ``objdump -d``
+says which addresses hold such instructions).  An instruction count cannot
+see them (one instruction, tens of cycles): four chained divisions per call
+add about 1 % of perft's instructions but a fifth of its time, so their
+count has a budget of its own (the same 3 %, plus 100 for run-to-run noise;
+most workloads execute none).
+
 and, outside valgrind, the allocation behaviour of a fixed batch of 20,000
 20-card leads (peak resident memory growth, Linux's VmHWM reset through
 /proc/self/clear_refs, per mille of the output's bytes):
@@ -37,14 +46,14 @@ and, outside valgrind, the allocation behaviour of a fixed batch of 20,000
     python benchmarks/callgrind_guard.py --update   # write the measured figures as the budget
 
 An instruction workload fails when it executes more than ``tolerance`` (3 %)
-above its budget; a memory workload when it exceeds its budget by more than
+above its budget, or more slow instructions than 3 % above theirs; a memory workload when it exceeds its budget by more than
 3 % of the output's size.  When the code gets better (more than 3 % under),
 the script says so: lower the budget with ``--update`` in the same commit,
 so the guard keeps what was won.  Counts depend a little on the compiler
 and the Cython and NumPy versions; the budget file records what it was
 measured with.  ``tests/test_callgrind_budget.py`` runs this within the
 normal test run (one valgrind process for all workloads, one plain process
-for the memory).
+for the memory).  Needs valgrind and objdump (binutils).
 """
 
 from __future__ import annotations
@@ -54,6 +63,7 @@ import glob
 import json
 import os
 import platform
+import re
 import shutil
 import subprocess
 import sys
@@ -170,28 +180,81 @@ def part_total(path: str) -> int:
     raise SystemExit(f"{path}: no totals line")
 
 
-def measure() -> dict[str, int]:
+# Instructions whose cost an instruction count hides: integer and floating-point
+# division and square root (tens of cycles each, one instruction to callgrind).
+# Run-to-run noise of the slow count: a few (0-18 seen) in Cython's object
+# plumbing, which varies with addresses; one division per perft node is ~150,000.
+SLOW_SLACK = 100
+SLOW = re.compile(r"^\s*([0-9a-f]+):\s+(?:i?div[bwlq]?|v?(?:div|sqrt)[sp][sd])\s", re.M)
+
+
+def slow_addresses(obj: str) -> "frozenset[int]":
+    """Addresses (in the object file, as callgrind writes them) of the SLOW instructions of obj."""
+    text = subprocess.run(["objdump", "-d", "--no-show-raw-insn", obj], capture_output=True, text=True,
+                          check=True).stdout
+    return frozenset(int(a, 16) for a in SLOW.findall(text))
+
+
+def part_slow(path: str, slow: "dict[str, frozenset[int]]", names: "dict[str, str]") -> int:
+    """Executions of SLOW instructions of ddzcore's compiled modules in one
+    profile part (written with --dump-instr=yes: one cost line per
+    instruction, addresses relative to the previous line's).  ``names``:
+    object ids seen so far; a part may use an id an earlier part of the
+    same run named, so the parts are read in order with one dict."""
+    obj, addr, total, skip_call = "", 0, 0, False
+    for line in open(path):
+        c = line[:1]
+        if c in "0123456789+-*":
+            pos, _, rest = line.partition(" ")
+            if pos.startswith("0x"):
+                addr = int(pos, 16)
+            elif pos != "*":
+                addr += int(pos)
+            if skip_call:  # the inclusive cost of a call, not this instruction's own
+                skip_call = False
+            elif addr in slow.get(obj, ()):
+                total += int(rest.split()[1])
+        elif line.startswith("ob="):
+            ident, _, name = line[3:].strip().partition(" ")
+            if name:
+                names[ident] = os.path.realpath(name)
+            obj = names.get(ident, "")
+        elif line.startswith("calls="):
+            skip_call = True
+    return total
+
+
+def measure() -> "tuple[dict[str, int], dict[str, int]]":
     """Instructions executed in each workload's call (inclusive: with
-    everything it calls).  One valgrind run collects only inside
-    operator.call and dumps a profile part after each call."""
+    everything it calls), and the SLOW instructions among them in ddzcore's
+    own modules.  One valgrind run collects only inside operator.call and
+    dumps a profile part after each call."""
+    import ddzcore
+
     valgrind = shutil.which("valgrind")
     if valgrind is None:
         raise SystemExit("valgrind is not installed")
+    package = Path(ddzcore.__file__).parent
+    slow = {os.path.realpath(so): slow_addresses(str(so)) for so in package.glob("_*.so")}
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "callgrind.out")
-        cmd = [valgrind, "--tool=callgrind", f"--callgrind-out-file={out}"]
+        cmd = [valgrind, "--tool=callgrind", f"--callgrind-out-file={out}", "--dump-instr=yes"]
         cmd += [f"--toggle-collect={ENTRY}", f"--dump-after={ENTRY}"]
         cmd += [interpreter(), "-c", WORKLOAD]
         env = dict(os.environ, PYTHONHASHSEED="0")
         proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
         if proc.returncode != 0:
             raise SystemExit(f"valgrind run failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr[-3000:]}")
+        if f"ddzcore {package / '__init__.py'}" not in proc.stdout:
+            raise SystemExit(f"the workload imported another ddzcore than {package}:\n{proc.stdout}")
         # callgrind.out.1, .2, ... one per entry call in order; the final dump (at exit) is empty.
         parts = sorted(glob.glob(out + ".*"), key=lambda p: int(p.rsplit(".", 1)[1]))
         totals = [part_total(p) for p in parts]
-    if len(totals) < len(CALLS) or any(totals[len(CALLS):]):
-        raise SystemExit(f"expected {len(CALLS)} counted entry calls, got parts {totals}")
-    return dict(zip(CALLS, totals))
+        if len(totals) < len(CALLS) or any(totals[len(CALLS):]):
+            raise SystemExit(f"expected {len(CALLS)} counted entry calls, got parts {totals}")
+        names: dict[str, str] = {}
+        slow_counts = [part_slow(p, slow, names) for p in parts[:len(CALLS)]]
+    return dict(zip(CALLS, totals)), dict(zip(CALLS, slow_counts))
 
 
 def measure_memory() -> dict[str, int]:
@@ -233,14 +296,16 @@ def main(argv: "list[str] | None" = None) -> int:
     ap.add_argument("--update", action="store_true", help="write the measured figures as the new budget")
     ap.add_argument("--budget", type=Path, default=BUDGET)
     args = ap.parse_args(argv)
-    counts = {**measure(), **measure_memory()}
+    instructions, slow = measure()
+    counts = {**instructions, **measure_memory()}
     if args.update:
-        data = {"tolerance": TOLERANCE, "instructions": counts, "measured_with": environment(),
-                "note": "Ir inside each workload's call; alloc_*: peak RSS growth per mille "
-                        "of the output; see benchmarks/callgrind_guard.py"}
+        data = {"tolerance": TOLERANCE, "instructions": counts, "slow": slow, "measured_with": environment(),
+                "note": "instructions: Ir inside each workload's call; slow: divisions and square roots "
+                        "executed in ddzcore's modules; alloc_*: peak RSS growth per mille of the "
+                        "output; see benchmarks/callgrind_guard.py"}
         args.budget.write_text(json.dumps(data, indent=2) + "\n")
         for name, n in counts.items():
-            print(f"{name:10s} {n:>14,d}  (budget written)")
+            print(f"{name:10s} {n:>14,d}  {slow.get(name, 0):>10,d} slow  (budget written)")
         return 0
     data = json.loads(args.budget.read_text())
     tol = data.get("tolerance", TOLERANCE)
@@ -250,6 +315,17 @@ def main(argv: "list[str] | None" = None) -> int:
         text, over = verdict(name, n, budget, tol)
         failed |= over
         print(f"{name:10s} {n:>14,d} / budget {budget:>14,d}  ({n / max(budget, 1):.3f})  {text}")
+    for name, n in slow.items():
+        if name not in data.get("slow", {}):
+            failed = True
+            print(f"{name:10s} {n:>14,d} slow instructions  NO BUDGET (--update)")
+            continue
+        budget = data["slow"][name]
+        over = n > budget * (1 + tol) + SLOW_SLACK
+        failed |= over
+        text = (f"OVER BUDGET: {n - budget:,d} more divisions/square roots" if over else
+                "fewer: lower it (--update)" if n < budget * (1 - tol) else "ok")
+        print(f"{name:10s} {n:>14,d} / budget {budget:>14,d}  slow instructions  {text}")
     return 1 if failed else 0
 
 

@@ -12,7 +12,16 @@ rules reject; the peer is then re-timed on the rest):
 - ``legal_moves`` (a ``MoveList``), ``legal_moves_array``, ``count_moves``:
   one call per position, like the peers;
 - ``legal_moves_batch`` (previous result passed as ``out=`` when the API takes
-  it), ``count_moves_batch``: one call for all positions.
+  it), ``count_moves_batch``: one call for all positions;
+- ``PlayState.legal_moves`` and ``Game.legal_actions`` (an endgame ``Game``):
+  one call per position on objects built beforehand (the other seats hold
+  two cards of the rest of the deck);
+- on leads under the standard rules, ``C reference``: ``lead_ref.c``, a
+  tight portable C enumeration of the same moves (checked set for set
+  against the kernel by tests/test_lead_ref.py), one call for all positions.
+
+The last table gives, for leads, each level's speed over OpenSpiel's
+``state.legal_actions()`` and its time over the C reference's.
 
 Each figure is the best of R interleaved rounds (round 1 of everything, then
 round 2, ...), so that a machine slowing down or speeding up part-way affects
@@ -48,14 +57,18 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+import numpy as np
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import bench_corpus as bc  # noqa: E402
+import lead_ref  # noqa: E402
 import peers_adapters as pa  # noqa: E402
 
 import ddzcore  # noqa: E402
-from ddzcore import Rules  # noqa: E402
+from ddzcore import Game, Hand, Rules  # noqa: E402
+from ddzcore.search import PlayState  # noqa: E402
 
 KINDS = ("lead", "follow")
 KIND_TITLE = {"lead": "leads", "follow": "follows"}
@@ -72,7 +85,7 @@ TARGETS = [
     ("lead", "legal_moves", 5.0),
     ("lead", "legal_moves_array", 15.0),
     ("lead", "count_moves", 15.0),
-    ("lead", "legal_moves_batch", 50.0),
+    ("lead", "legal_moves_batch", 70.0),
     ("lead", "count_moves_batch", 50.0),
     ("follow", "legal_moves", 1.0),
 ]
@@ -154,9 +167,48 @@ class Block:
         return ([self.peer_timed] if self.peer_timed else []) + list(self.ours.values())
 
 
+REFERENCE = "C reference"
+DECK = "3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222BR"
+
+
+def object_levels(prep: bc.Prepared) -> dict[str, bc.Level]:
+    """``PlayState.legal_moves`` and ``Game.legal_actions`` on objects built
+    beforehand (seat 0 to move with the position's hand and move to beat;
+    seats 1 and 2 hold two cards each of the rest of the deck), plus for
+    leads under the standard rules the C reference (``lead_ref.c``)."""
+    states, games = [], []
+    for hand, last in zip(prep.hands, prep.lasts):
+        rest = Hand(DECK) - hand - (last.cards if last is not None else Hand(""))
+        others = [Hand(str(rest)[:2]), Hand(str(rest)[2:4])]
+        states.append(PlayState([hand, *others], rules=prep.rules, last=last, owner=2 if last else None))
+        games.append(Game.endgame([hand, *others], 0, last=last, last_player=2 if last else None,
+                                  rules=prep.rules))
+    minus = 1 if prep.follow else 0
+
+    def counts(res: list[int]) -> list[int]:
+        return [c - minus for c in res]
+
+    out = {
+        "PlayState.legal_moves": bc.Level("PlayState.legal_moves",
+                                          lambda: [len(s.legal_moves()) for s in states], counts),
+        "Game.legal_actions": bc.Level("Game.legal_actions",
+                                       lambda: [len(g.legal_actions()) for g in games], counts),
+    }
+    if not prep.follow and prep.rules == Rules():
+        buf = {"out": None}
+
+        def run_ref() -> "tuple[Any, Any]":
+            res = lead_ref.leads(prep.hands_arr, out=buf["out"])
+            buf["out"] = res[0].base if res[0].base is not None else res[0]
+            return res
+
+        out[REFERENCE] = bc.Level(REFERENCE, run_ref, lambda res: np.diff(res[1]).tolist())
+    return out
+
+
 def ours_block(kind: str, peer: "str | None", prep: bc.Prepared) -> Block:
     b = Block(kind, peer, prep)
-    for name, lv in bc.levels(prep, exclude_pass=True).items():
+    for name, lv in {**bc.levels(prep, exclude_pass=True), **object_levels(prep)}.items():
         b.ours[name] = Timed(name, lv.run, lv.counts)
     return b
 
@@ -289,6 +341,7 @@ def _git_head() -> str:
 def print_header(out: Out, args, wanted: list[str], installed: list[str], positions_path: str) -> None:
     out.line(f"python {sys.version.split()[0]} on {platform.machine()} {platform.system()}; "
              f"ddzcore {ddzcore.__version__} (git {_git_head()}, {_kernel_info()})")
+    out.line(f"load average (1, 5, 15 min) at start: {os.getloadavg()}; cpus: {os.cpu_count()}")
     out.line(f"corpus {positions_path}; --n {args.n or 'all'}; best of {args.repeat} interleaved rounds "
              f"(>= 2 calls and >= {args.min_time:g} s each); ddzcore rules: {args.rules}")
     out.line("batch out= reuse: legal_moves_batch {}, count_moves_batch {}".format(
@@ -338,7 +391,7 @@ def print_peers(out: Out, blocks: list[Block]) -> None:
                              t.error or "not measured"])
                 continue
             ratio = t.pos_per_s() / p.pos_per_s()
-            rows.append(["", "", "", f"ddzcore {name}", str(t.moves), _fmt_rate(t.pos_per_s()),
+            rows.append(["", "", "", "lead_ref.c (C reference)" if name == REFERENCE else f"ddzcore {name}", str(t.moves), _fmt_rate(t.pos_per_s()),
                          _fmt_rate(t.moves_per_s()), _fmt_ratio(ratio),
                          _fmt_ratio(t.moves_per_s() / p.moves_per_s()) if p.moves else "-", ""])
     out.table("ddzcore vs peers, same positions, one process (ours/peer = ratio of positions/s)",
@@ -382,6 +435,27 @@ def print_limit(out: Out, own: dict[str, Block], peer_blocks: list[Block]) -> No
             p = pb.peer_timed
             out.line(f"  {pb.peer}: mean {p.moves / p.positions:.1f} moves per lead position "
                      f"(its own count), ddzcore on the same positions {pb.ours['count_moves'].moves / max(1, pb.ours['count_moves'].positions):.1f}")
+
+
+def print_levels(out: Out, own: dict[str, Block], peer_blocks: list[Block]) -> None:
+    """Leads: every level's speed over OpenSpiel (same positions) and its time over the C reference."""
+    os_block = next((b for b in peer_blocks if b.peer == "openspiel" and b.kind == "lead"), None)
+    for b in [own["lead"]] + ([os_block] if os_block else []):
+        ref = b.ours.get(REFERENCE)
+        peer = b.peer_timed
+        rows = []
+        for name, t in b.ours.items():
+            if not t.ok:
+                continue
+            vs_peer = _fmt_ratio(t.pos_per_s() / peer.pos_per_s()) if peer and peer.ok else "-"
+            vs_ref = f"{t.best / ref.best:.2f}x" if ref and ref.ok else "-"
+            rows.append([name, str(t.positions), f"{t.best * 1e3:.4g}", f"{t.best / t.positions * 1e9:.0f}",
+                         vs_peer, vs_ref])
+        where = "OpenSpiel's positions" if b.peer else "all corpus leads"
+        out.table(f"Leads, {where}: speed over OpenSpiel state.legal_actions() and time over the C "
+                  "reference (lead_ref.c)",
+                  ["level", "positions", "best ms", "ns/pos", "speed / OpenSpiel", "time / C reference"],
+                  rows, right={1, 2, 3, 4, 5})
 
 
 def print_targets(out: Out, peer_blocks: list[Block]) -> list[tuple[str, bool]]:
@@ -483,7 +557,9 @@ def main(argv: "list[str] | None" = None) -> int:
     else:
         out.line("\nno peer engine installed (pip install \".[peers]\"; pip install --no-deps douzero)")
     print_limit(out, own, peer_blocks)
+    print_levels(out, own, peer_blocks)
     print_targets(out, peer_blocks)
+    out.line(f"load average (1, 5, 15 min) at the end: {os.getloadavg()}")
     return 0
 
 

@@ -2,9 +2,11 @@
 
     python benchmarks/threads_speed.py --rounds 7 --threads 2
 
-Interleaved rounds (1 thread, then N, each round), medians; prints the
-machine load (os.getloadavg) before and after, since a shared machine
-cannot show a parallel speed-up.
+Interleaved rounds (1 thread, then N, each round), medians of wall time and
+of the process's CPU time (all threads: the work, plus what threading
+costs); prints the machine load (os.getloadavg) before and after, since a
+shared machine cannot show a parallel speed-up (the CPU time still shows
+the overhead: with no overhead N threads use the CPU time of one).
 """
 
 from __future__ import annotations
@@ -38,15 +40,18 @@ def main() -> None:
     }
     print(f"load before: {os.getloadavg()}  cpus: {os.cpu_count()}")
     for name, fn in work.items():
-        times: dict[int, list[float]] = {1: [], args.threads: []}
+        wall: dict[int, list[float]] = {1: [], args.threads: []}
+        cpu: dict[int, list[float]] = {1: [], args.threads: []}
         for _ in range(args.rounds):
-            for t in times:
-                start = time.perf_counter()
+            for t in wall:
+                c0, w0 = time.process_time(), time.perf_counter()
                 fn(t)
-                times[t].append(time.perf_counter() - start)
-        one, many = statistics.median(times[1]), statistics.median(times[args.threads])
-        print(f"{name:18s} 1 thread {one * 1e3:8.1f} ms   {args.threads} threads {many * 1e3:8.1f} ms   "
-              f"speed-up {one / many:.2f}x")
+                wall[t].append(time.perf_counter() - w0)
+                cpu[t].append(time.process_time() - c0)
+        one, many = statistics.median(wall[1]), statistics.median(wall[args.threads])
+        c1, cn = statistics.median(cpu[1]), statistics.median(cpu[args.threads])
+        print(f"{name:18s} wall: 1 thread {one * 1e3:7.1f} ms, {args.threads} threads {many * 1e3:7.1f} ms, "
+              f"speed-up {one / many:.2f}x;  CPU: {c1 * 1e3:7.1f} ms, {cn * 1e3:7.1f} ms ({cn / c1:.2f}x)")
     print(f"load after: {os.getloadavg()}")
 
 

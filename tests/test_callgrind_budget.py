@@ -1,7 +1,9 @@
 """The instruction-count guard (benchmarks/callgrind_guard.py): fixed lead,
 follow, laizi, two-deck and count-only batches, self-play, perft and the
 Python Game loop must not execute more than 3 % above the budget committed
-in benchmarks/callgrind_budget.json, and a fixed batch's peak memory must
+in benchmarks/callgrind_budget.json (instructions, and apart from them the
+divisions and square roots of ddzcore's modules, whose cost an instruction
+count hides), and a fixed batch's peak memory must
 stay within 3 % of the output's size of its budget (so a batch call that
 ignores ``out=`` fails).  Callgrind counts instructions, so machine noise
 cannot fail (or pass) this test."""

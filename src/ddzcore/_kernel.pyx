@@ -11,7 +11,12 @@ of 0 only counts).  Nothing here allocates or touches Python objects except
 the ``def`` wrappers at the bottom.
 """
 
-from libc.stdlib cimport malloc, realloc, free
+from libc.stdlib cimport malloc, calloc, realloc, free
+from cpython.pythread cimport (PyThread_type_lock, PyThread_allocate_lock, PyThread_free_lock,
+                              PyThread_acquire_lock, PyThread_release_lock, WAIT_LOCK, PyLockStatus)
+
+cdef extern from "pythread.h":
+    PyLockStatus PyThread_acquire_lock_timed(PyThread_type_lock, long long microseconds, int intr_flag) nogil
 from libc.string cimport memcpy
 from libc.stdint cimport int64_t
 
@@ -66,8 +71,7 @@ cdef extern from *:
     # Index of the lowest set bit of a non-zero x.
     int ddz_ctz64(u64 x) noexcept nogil
 
-from concurrent.futures import ThreadPoolExecutor
-from threading import Lock
+from threading import Thread
 
 from ddzcore._errors import InvalidArgumentError, InvalidCardsError, InvalidMoveError
 
@@ -1305,12 +1309,17 @@ cdef object adopt_block(object descr, void* data, Py_ssize_t n, Py_ssize_t items
 # A batch's moves go into one buffer: the caller's `out` while it is large
 # enough, else a malloc'd block grown with realloc (large blocks grow in
 # place: no grow-and-copy) and handed to NumPy as the result without a copy.
-# With threads, workers generate chunks of CHUNK positions into buffers of
-# their own, appended in position order (so the result is the same for any
-# thread count) and recycled.
+# With threads, every thread runs job_work without the GIL: it claims the
+# next chunk of CHUNK positions, generates it into a cache-sized buffer of
+# its own, then appends every finished chunk that is next in position order
+# (so the result is the same for any thread count).  Chunk buffers are
+# recycled within the call and kept (SPARE of them) for the next.
 
 cdef enum:
     CHUNK = 256             # positions a thread generates at a time (its buffer stays in cache)
+    AHEAD = 3               # chunks a thread may run ahead of the appended ones, per thread
+    SPARE = 16              # chunk buffers kept between calls
+    NAP = 100               # microseconds a thread that ran ahead waits before looking again
 
 
 cdef struct Buf:
@@ -1357,111 +1366,209 @@ cdef Py_ssize_t fill(Buf* b, Py_ssize_t total, const u64* hands, const u64* last
     return total
 
 
-cdef class _Chunk:
-    """A worker's record buffer (reused for chunk after chunk)."""
-    cdef Buf buf
-    cdef Py_ssize_t lo, hi, n
-
-    def __cinit__(self):
-        self.buf.p = <MoveRec*>malloc(64 * CHUNK * sizeof(MoveRec))
-        if self.buf.p == NULL:
-            raise MemoryError()
-        self.buf.cap, self.buf.owned = 64 * CHUNK, True
-
-    def __dealloc__(self):
-        free(self.buf.p)
+cdef void count_range(const u64* hands, const u64* last_cards, const u64* last_info, int flags,
+                      Py_ssize_t lo, Py_ssize_t hi, int64_t* out) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(lo, hi):
+        out[i] = generate(hands[i], last_cards[i] if last_cards != NULL else 0,
+                          last_info[i] if last_cards != NULL else 0, flags, NULL, 0)
 
 
-_SPARE_CHUNKS: list = []  # worker buffers between calls
+cdef extern from *:
+    """
+    #include <string.h>
+    #if defined(__x86_64__) || defined(_M_X64)
+    #include <emmintrin.h>
+    /* Copy n 16-byte records to dst with streaming stores (no read of the
+       destination's cache lines, which are not read again soon); x86-64 has
+       SSE2 everywhere.  Other machines, or an unaligned dst: memcpy. */
+    static void ddz_stream_records(void* dst, const void* src, size_t n) {
+        __m128i* d = (__m128i*)dst;
+        const __m128i* s = (const __m128i*)src;
+        size_t i;
+        if (((size_t)dst & 15) || ((size_t)src & 15)) { memcpy(dst, src, 16 * n); return; }
+        for (i = 0; i < n; i++) _mm_stream_si128(d + i, _mm_load_si128(s + i));
+        _mm_sfence();
+    }
+    #else
+    static void ddz_stream_records(void* dst, const void* src, size_t n) { memcpy(dst, src, 16 * n); }
+    #endif
+    """
+    void ddz_stream_records(void* dst, const void* src, size_t n) noexcept nogil
+
+
+cdef struct Chunk:
+    Buf buf                 # always owned
+    Py_ssize_t n            # records generated; -1 while not finished
+
+
+cdef Buf _spare[SPARE]      # chunk buffers between calls (under _spare_lock)
+cdef int _n_spare = 0
+cdef PyThread_type_lock _spare_lock = PyThread_allocate_lock()
+
+
+cdef Buf take_buf() noexcept nogil:
+    """A chunk buffer: a spare one, else a new one (p NULL without memory)."""
+    cdef Buf b
+    global _n_spare
+    PyThread_acquire_lock(_spare_lock, WAIT_LOCK)
+    if _n_spare:
+        _n_spare -= 1
+        b = _spare[_n_spare]
+        PyThread_release_lock(_spare_lock)
+        return b
+    PyThread_release_lock(_spare_lock)
+    b.cap, b.owned = 80 * CHUNK, True
+    b.p = <MoveRec*>malloc(b.cap * sizeof(MoveRec))
+    return b
+
+
+cdef void give_buf(Buf b) noexcept nogil:
+    global _n_spare
+    PyThread_acquire_lock(_spare_lock, WAIT_LOCK)
+    if _n_spare < SPARE:
+        _spare[_n_spare] = b
+        _n_spare += 1
+        b.p = NULL
+    PyThread_release_lock(_spare_lock)
+    free(b.p)
+
+
+cdef struct Job:
+    const u64* hands
+    const u64* last_cards
+    const u64* last_info
+    int flags
+    Py_ssize_t n, nchunks, claimed, appended, total
+    int64_t* off
+    Buf dest
+    Chunk* chunks           # nchunks; a finished chunk waits here for its turn to be appended
+    PyThread_type_lock lock
+    PyThread_type_lock nap  # always held: waiting on it with a timeout is a short sleep
+    Py_ssize_t ahead        # how far past the appended chunks one may be claimed
+    bint failed             # out of memory
+    bint counting           # count only: off[i] is position i's count (count_batch)
+
+
+cdef void job_append(Job* j) noexcept nogil:
+    """Append every finished chunk that is next in order (holding j.lock)."""
+    cdef Chunk* ch
+    cdef Py_ssize_t i, base
+    while j.appended < j.nchunks and j.chunks[j.appended].n >= 0:
+        ch = &j.chunks[j.appended]
+        base = j.total
+        if not buf_reserve(&j.dest, base + ch.n, base):
+            j.failed = True
+            return
+        ddz_stream_records(j.dest.p + base, ch.buf.p, ch.n)
+        for i in range(j.appended * CHUNK, min(j.n, (j.appended + 1) * CHUNK)):
+            j.off[i + 1] += base
+        j.total = base + ch.n
+        give_buf(ch.buf)
+        ch.buf.p = NULL
+        j.appended += 1
+
+
+cdef void job_work(Job* j) noexcept nogil:
+    """One thread's share of a batch: claim, generate and append chunks until none is left."""
+    cdef Py_ssize_t c, got
+    cdef Buf b
+    while True:
+        PyThread_acquire_lock(j.lock, WAIT_LOCK)
+        c = j.claimed
+        j.claimed = c + 1
+        # A thread far ahead (others descheduled) waits instead of filling
+        # yet another buffer: chunk buffers stay few and warm.
+        while c < j.nchunks and c - j.appended >= j.ahead and not j.failed and not j.counting:
+            PyThread_release_lock(j.lock)
+            PyThread_acquire_lock_timed(j.nap, NAP, 0)
+            PyThread_acquire_lock(j.lock, WAIT_LOCK)
+        PyThread_release_lock(j.lock)
+        if c >= j.nchunks or j.failed:
+            return
+        if j.counting:
+            count_range(j.hands, j.last_cards, j.last_info, j.flags, c * CHUNK, min(j.n, (c + 1) * CHUNK),
+                        j.off)
+            continue
+        b = take_buf()
+        got = -1 if b.p == NULL else fill(&b, 0, j.hands, j.last_cards, j.last_info, j.flags,
+                                          c * CHUNK, min(j.n, (c + 1) * CHUNK), j.off)
+        PyThread_acquire_lock(j.lock, WAIT_LOCK)
+        j.chunks[c].buf = b
+        if got < 0:
+            j.failed = True
+        else:
+            j.chunks[c].n = got
+            job_append(j)
+        PyThread_release_lock(j.lock)
 
 
 cdef class _Batch:
     """One batch call: its inputs, its output buffer and, with threads, the chunks."""
-    cdef const u64* hands
-    cdef const u64* last_cards
-    cdef const u64* last_info
-    cdef int flags
-    cdef Py_ssize_t n, total, appended, claimed
-    cdef Buf dest
-    cdef object out, offsets, lock, spare, done
-    cdef int64_t* off
+    cdef Job job
+    cdef object out, offsets
 
     def __dealloc__(self):
-        if self.dest.owned:
-            free(self.dest.p)
+        cdef Py_ssize_t c
+        if self.job.dest.owned:
+            free(self.job.dest.p)
+        if self.job.chunks != NULL:
+            for c in range(self.job.nchunks):
+                free(self.job.chunks[c].buf.p)
+            free(self.job.chunks)
+        if self.job.lock != NULL:
+            PyThread_free_lock(self.job.lock)
+        if self.job.nap != NULL:
+            PyThread_release_lock(self.job.nap)
+            PyThread_free_lock(self.job.nap)
 
     cdef Py_ssize_t run(self, int threads) except -1:
         """Generate every position (in chunks over `threads` threads when > 1)."""
-        cdef Py_ssize_t chunks = (self.n + CHUNK - 1) // CHUNK
-        if threads <= 1 or chunks < 2:
-            with nogil:
-                self.total = fill(&self.dest, 0, self.hands, self.last_cards, self.last_info, self.flags,
-                                  0, self.n, self.off)
-            if self.total < 0:
-                raise MemoryError()
-            return self.total
-        self.lock, self.spare, self.done, self.claimed = Lock(), _SPARE_CHUNKS, [None] * chunks, 0
-        with ThreadPoolExecutor(threads) as pool:
-            for _ in pool.map(self.worker, range(threads)):
-                pass
-        del _SPARE_CHUNKS[2 * threads:]  # kept for the next call: no fresh pages to fault in
-        return self.total
-
-    def worker(self, _):
-        """One thread: claim the next chunk and generate it, until none is left."""
+        cdef Job* j = &self.job
         cdef Py_ssize_t c
-        while True:
-            with self.lock:
-                c = self.claimed
-                if c == len(self.done):
-                    return
-                self.claimed = c + 1
-            self.chunk(c)
-
-    def chunk(self, Py_ssize_t c):
-        """Worker: generate chunk c into a buffer of its own, then append
-        every finished chunk that is next in order."""
-        cdef Py_ssize_t lo = c * CHUNK, hi = min(self.n, lo + CHUNK), got
-        cdef _Chunk ch
-        try:
-            ch = self.spare.pop()  # atomic: calls in other Python threads share the list
-        except IndexError:
-            ch = _Chunk()
-        with nogil:
-            got = fill(&ch.buf, 0, self.hands, self.last_cards, self.last_info, self.flags, lo, hi, self.off)
-        if got < 0:
+        j.nchunks = (j.n + CHUNK - 1) // CHUNK
+        if (threads <= 1 or j.nchunks < 2) and j.counting:
+            with nogil:
+                count_range(j.hands, j.last_cards, j.last_info, j.flags, 0, j.n, j.off)
+            return 0
+        if threads <= 1 or j.nchunks < 2:
+            with nogil:
+                j.total = fill(&j.dest, 0, j.hands, j.last_cards, j.last_info, j.flags, 0, j.n, j.off)
+            if j.total < 0:
+                raise MemoryError()
+            return j.total
+        j.lock, j.nap, j.ahead = PyThread_allocate_lock(), PyThread_allocate_lock(), AHEAD * threads
+        if j.lock == NULL or j.nap == NULL:
             raise MemoryError()
-        ch.lo, ch.hi, ch.n = lo, hi, got
-        with self.lock:
-            self.done[c] = ch
-            while self.appended < len(self.done) and self.done[self.appended] is not None:
-                ch = self.done[self.appended]
-                self.append(ch)
-                self.done[self.appended] = False
-                self.spare.append(ch)
-                self.appended += 1
-
-    cdef int append(self, _Chunk ch) except -1:
-        cdef Py_ssize_t base = self.total, i
-        cdef bint ok
-        with nogil:
-            ok = buf_reserve(&self.dest, base + ch.n, base)
-            if ok:
-                memcpy(self.dest.p + base, ch.buf.p, ch.n * sizeof(MoveRec))
-                for i in range(ch.lo, ch.hi):
-                    self.off[i + 1] += base
-        if not ok:
+        PyThread_acquire_lock(j.nap, WAIT_LOCK)
+        if not j.counting:
+            j.chunks = <Chunk*>calloc(j.nchunks, sizeof(Chunk))
+            if j.chunks == NULL:
+                raise MemoryError()
+            for c in range(j.nchunks):
+                j.chunks[c].n = -1
+        helpers = [Thread(target=self.work) for _ in range(min(threads, j.nchunks) - 1)]
+        for t in helpers:
+            t.start()
+        self.work()
+        for t in helpers:
+            t.join()
+        if j.failed:
             raise MemoryError()
-        self.total = base + ch.n
-        return 0
+        return j.total
+
+    def work(self):
+        with nogil:
+            job_work(&self.job)
 
     cdef object moves(self):
         """The result: a view of `out`, or the grown block handed to NumPy."""
-        if not self.dest.owned:
-            return self.out[:self.total]
-        self.dest.owned = False  # the array owns it now
-        full = adopt_block(_MOVE_DESCR, self.dest.p, self.total, sizeof(MoveRec))
-        return full[:self.total]
+        cdef Job* j = &self.job
+        if not j.dest.owned:
+            return self.out[:j.total]
+        j.dest.owned = False  # the array owns it now
+        full = adopt_block(_MOVE_DESCR, j.dest.p, j.total, sizeof(MoveRec))
+        return full[:j.total]
 
 
 cdef int _threads_arg(threads) except -1:
@@ -1488,60 +1595,45 @@ def generate_batch(const u64[::1] hands, const u64[::1] last_cards=None,
     _check_batch(hands, last_cards, last_info, flags)
     cdef int nthreads = _threads_arg(threads)
     cdef _Batch b = _Batch()
+    cdef Job* j = &b.job
     cdef Py_ssize_t n = hands.shape[0]
-    b.n, b.flags = n, flags
-    b.hands = &hands[0] if n else NULL
-    b.last_cards = &last_cards[0] if last_cards is not None and n else NULL
-    b.last_info = &last_info[0] if last_cards is not None and n else NULL
+    j.n, j.flags = n, flags
+    j.hands = &hands[0] if n else NULL
+    j.last_cards = &last_cards[0] if last_cards is not None and n else NULL
+    j.last_info = &last_info[0] if last_cards is not None and n else NULL
     b.offsets = np.empty(n + 1, np.int64)
-    b.off = <int64_t*>cnp.PyArray_DATA(<cnp.ndarray>b.offsets)
-    b.off[0] = 0
+    j.off = <int64_t*>cnp.PyArray_DATA(<cnp.ndarray>b.offsets)
+    j.off[0] = 0
     if out is not None and not (isinstance(out, np.ndarray) and out.ndim == 1 and out.dtype == MOVE_DTYPE
                                 and out.flags.c_contiguous and out.flags.writeable):
         raise InvalidArgumentError(f"out must be a writable C-contiguous 1-d MOVE_DTYPE array, not {out!r}")
     if out is not None and out.shape[0] > 0:
         b.out = out
-        b.dest.p, b.dest.cap, b.dest.owned = <MoveRec*>cnp.PyArray_DATA(<cnp.ndarray>out), out.shape[0], False
+        j.dest.p, j.dest.cap, j.dest.owned = <MoveRec*>cnp.PyArray_DATA(<cnp.ndarray>out), out.shape[0], False
     else:
-        b.dest.cap = 64 * n + 1024
-        b.dest.p = <MoveRec*>malloc(b.dest.cap * sizeof(MoveRec))
-        if b.dest.p == NULL:
+        j.dest.cap = 64 * n + 1024
+        j.dest.p = <MoveRec*>malloc(j.dest.cap * sizeof(MoveRec))
+        if j.dest.p == NULL:
             raise MemoryError()
-        b.dest.owned = True
+        j.dest.owned = True
     b.run(nthreads)
     return b.moves(), b.offsets
-
-
-cdef void count_range(const u64* hands, const u64* last_cards, const u64* last_info, int flags,
-                      Py_ssize_t lo, Py_ssize_t hi, int64_t* out) noexcept nogil:
-    cdef Py_ssize_t i
-    for i in range(lo, hi):
-        out[i] = generate(hands[i], last_cards[i] if last_cards != NULL else 0,
-                          last_info[i] if last_cards != NULL else 0, flags, NULL, 0)
 
 
 def count_batch(const u64[::1] hands, const u64[::1] last_cards=None,
                 const u64[::1] last_info=None, int flags=0, threads=1):
     """Number of legal moves of each position (int64 array), without the GIL;
-    `threads` (int >= 1) count contiguous ranges of positions in parallel."""
+    `threads` (int >= 1) count chunks of positions in parallel."""
     _check_batch(hands, last_cards, last_info, flags)
     cdef int nthreads = _threads_arg(threads)
+    cdef _Batch b = _Batch()
+    cdef Job* j = &b.job
     cdef Py_ssize_t n = hands.shape[0]
-    cdef const u64* h = &hands[0] if n else NULL
-    cdef const u64* lc = &last_cards[0] if last_cards is not None and n else NULL
-    cdef const u64* li = &last_info[0] if last_cards is not None and n else NULL
+    j.n, j.flags, j.counting = n, flags, True
+    j.hands = &hands[0] if n else NULL
+    j.last_cards = &last_cards[0] if last_cards is not None and n else NULL
+    j.last_info = &last_info[0] if last_cards is not None and n else NULL
     counts = np.empty(n, np.int64)
-    cdef int64_t* out = <int64_t*>cnp.PyArray_DATA(<cnp.ndarray>counts)
-
-    def work(Py_ssize_t t):
-        with nogil:
-            count_range(h, lc, li, flags, n * t // nthreads, n * (t + 1) // nthreads, out)
-
-    if nthreads <= 1 or n < 2 * CHUNK:
-        with nogil:
-            count_range(h, lc, li, flags, 0, n, out)
-    else:
-        with ThreadPoolExecutor(nthreads) as pool:
-            for _ in pool.map(work, range(nthreads)):
-                pass
+    j.off = <int64_t*>cnp.PyArray_DATA(<cnp.ndarray>counts)
+    b.run(nthreads)
     return counts
