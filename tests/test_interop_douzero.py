@@ -13,7 +13,7 @@ import pytest
 
 from conftest import load_positions
 from ddzcore import Rules, classify, legal_moves
-from ddzcore.errors import InvalidCardsError, InvalidMoveError
+from ddzcore.errors import InvalidArgumentError, InvalidCardsError, InvalidMoveError
 from ddzcore.interop import douzero as ours
 
 pytest.importorskip("douzero", reason="DouZero is not installed (pip install --no-deps douzero)")
@@ -146,6 +146,30 @@ def test_bad_input_raises() -> None:
         pass
     with pytest.raises(InvalidMoveError):
         env.step([])
+
+
+def test_encoders_refuse_bad_card_words() -> None:
+    """A card word counting a rank past four (or a joker twice) names itself
+    in every encoder instead of reading past the rank-column table."""
+    env = ours.Env()
+    env.reset(_deal(3))
+    assert env.infoset is not None
+    row = ours.decision_row(env.infoset)
+    words = np.ascontiguousarray(env.infoset._words)
+    n, w = len(words), (373 if row[0] == 0 else 484)
+    offsets = np.array([0, n], np.int64)
+    out = (np.empty((n, w), np.float32), np.empty((n, 5, 162), np.float32),
+           np.empty((1, w - 54), np.int8), np.empty((1, 5, 162), np.int8))
+    ours.encode_batch(row[None, :].copy(), words, offsets, *out)   # the good input passes
+    bad_row = row.copy()
+    bad_row[1] = 5                                   # five 3s in the hand
+    bad_action = words.copy()
+    bad_action[-1] = 2 << 52                         # the small joker twice
+    for rows, acts, what in ((bad_row[None, :], words, "decision 0: card word 0"), (row[None, :], bad_action, "action")):
+        with pytest.raises(InvalidArgumentError, match=what):
+            ours.encode_batch(rows.copy(), acts, offsets, *out)
+        with pytest.raises(InvalidArgumentError, match=what):
+            ours.encode_compact(rows.copy(), acts, offsets, out[2], out[3], np.empty((n, 54), np.int8))
 
 
 def test_encode_batch_equals_single() -> None:

@@ -24,7 +24,7 @@ from libc.string cimport memset, memcpy
 from libc.stdint cimport int8_t, int64_t, uint8_t
 
 from ddzcore.bits cimport *
-from ddzcore._kernel cimport dz_read, generate
+from ddzcore._kernel cimport dz_read, generate, valid_hand
 from libc.stdlib cimport qsort, malloc, free
 
 cimport numpy as cnp
@@ -511,6 +511,7 @@ def encode(const u64[::1] decision, const u64[::1] actions, float[:, ::1] x_batc
     DECISION_FIELDS.  ValueError when a buffer has the wrong shape."""
     cdef Py_ssize_t n = actions.shape[0]
     _check(decision, n, x_batch, z_batch, x_no_action, z)
+    _check_cards(&actions[0] if n else NULL, n, "action")
     with nogil:
         encode_one(&decision[0], &actions[0] if n else NULL, n, &x_batch[0, 0] if n else NULL,
                    &z_batch[0, 0, 0] if n else NULL, &x_no_action[0], &z[0, 0])
@@ -523,6 +524,8 @@ cdef _check(const u64[::1] d, Py_ssize_t n, float[:, ::1] xb, float[:, :, ::1] z
     if d[0] > 2 or d[13] > 14 or d[14] > SEQ or d[10] > 20 or d[11] > 17 or d[12] > 17:
         raise InvalidArgumentError(f"bad decision row: position {d[0]}, bombs {d[13]}, nseq {d[14]}, "
                                    f"cards left {d[10]}, {d[11]}, {d[12]}")
+    _check_cards(&d[1], 9, "decision row card word")
+    _check_cards(&d[15], SEQ, "decision row card word")
     w = 373 if d[0] == 0 else 484
     if xb.shape[0] != n or xb.shape[1] != w or zb.shape[0] != n or zb.shape[1] != 5 or zb.shape[2] != 162:
         raise InvalidArgumentError(f"x_batch must be ({n}, {w}) and z_batch ({n}, 5, 162) for position {d[0]}")
@@ -530,10 +533,22 @@ cdef _check(const u64[::1] d, Py_ssize_t n, float[:, ::1] xb, float[:, :, ::1] z
         raise InvalidArgumentError(f"x_no_action must be ({w - 54},) and z (5, 162)")
 
 
-cdef int batch_width(const u64[:, ::1] decisions, const int64_t[::1] offsets, Py_ssize_t n_actions) except -1:
-    """Check many decisions of one width and their offsets into n_actions
-    card words; returns the width of x_batch (373 or 484; 0 when empty)."""
-    cdef Py_ssize_t m = decisions.shape[0], i
+cdef int _check_cards(const u64* words, Py_ssize_t n, str what) except -1:
+    """InvalidArgumentError naming the first of ``words[0:n]`` that is no
+    set of one deck's cards (a rank counted past 4, a joker twice, stray bits):
+    the encoders read a rank's column from its count."""
+    cdef Py_ssize_t i
+    for i in range(n):
+        if not valid_hand(words[i], 0):
+            raise InvalidArgumentError(f"{what} {i}: {words[i]:#x} is not a set of one deck's cards")
+    return 0
+
+
+cdef int batch_width(const u64[:, ::1] decisions, const u64[::1] actions, const int64_t[::1] offsets) except -1:
+    """Check many decisions of one width, their card words and their
+    offsets into ``actions``; returns the width of x_batch (373 or 484; 0
+    when empty)."""
+    cdef Py_ssize_t m = decisions.shape[0], i, n_actions = actions.shape[0]
     cdef int w
     if offsets.shape[0] != m + 1:
         raise InvalidArgumentError(f"offsets needs {m + 1} entries, not {offsets.shape[0]}")
@@ -549,6 +564,10 @@ cdef int batch_width(const u64[:, ::1] decisions, const int64_t[::1] offsets, Py
             raise InvalidArgumentError(f"decision {i}: bad row, mixed widths or offsets")
     if offsets[0] != 0 or n_actions < offsets[m]:
         raise InvalidArgumentError(f"offsets must run from 0 to at most {n_actions} actions")
+    for i in range(m):
+        _check_cards(&decisions[i, 1], 9, f"decision {i}: card word")
+        _check_cards(&decisions[i, 15], SEQ, f"decision {i}: card word")
+    _check_cards(&actions[0] if offsets[m] else NULL, offsets[m], "action")
     return w
 
 
@@ -571,7 +590,7 @@ def encode_batch(const u64[:, ::1] decisions, const u64[::1] actions, const int6
     same range; x_no_action[i] and z[i] are its own.  ValueError for
     mismatched shapes or mixed widths."""
     cdef Py_ssize_t m = decisions.shape[0], i
-    cdef int w = batch_width(decisions, offsets, actions.shape[0])
+    cdef int w = batch_width(decisions, actions, offsets)
     if w == 0:
         return
     _check_rows(m, w, x_no_action, z)
@@ -603,7 +622,7 @@ def encode_compact(const u64[:, ::1] decisions, const u64[::1] actions, const in
     between a decision's rows.  ``expand`` turns them into encode_batch's
     x_batch and z_batch, byte for byte."""
     cdef Py_ssize_t m = decisions.shape[0], i, j
-    cdef int w = batch_width(decisions, offsets, actions.shape[0])
+    cdef int w = batch_width(decisions, actions, offsets)
     if w == 0:
         return
     _check_rows(m, w, x_no_action, z)
