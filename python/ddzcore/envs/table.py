@@ -59,7 +59,7 @@ from ..errors import EnvActionError, InvalidArgumentError, InvalidRulesError
 from ..game.five import FiveGame, FiveObservation, FivePhase
 from ..cards import Card
 from ..game.three import MOVE_ID_BASE, Action, Game, Phase
-from ..moves import Move
+from ..moves import Move, MoveList
 from ..rules import Rules
 from ..game.settlement import Room
 
@@ -191,14 +191,24 @@ class Table:
         """The current player's legal actions by id (empty at the end)."""
         if self._legal is None:
             g = self.game
-            acts = [] if g.is_terminal() else list(g.legal_actions())
+            acts = [] if g.is_terminal() else g.legal_actions()
             if self.actions == "legal":
                 if len(acts) > self.n_actions:
                     raise InvalidArgumentError(f"{len(acts)} legal actions here, more than max_legal={self.n_actions}")
                 self._legal = dict(enumerate(acts))
+            elif isinstance(acts, MoveList):
+                self._legal = dict(zip(self._move_ids(acts), acts))
             else:
                 self._legal = {self._dense_id(a): a for a in acts}
         return self._legal
+
+    def _move_ids(self, moves: MoveList) -> list[int]:
+        """``action_id`` of every move of a ``MoveList``, read from its codes in one pass."""
+        ids, stride = self.game._space()._ids, self.game._ID_STRIDE
+        try:
+            return [MOVE_ID_BASE + stride * ids[(c << 64) | i] for c, i in moves.codes.tolist()]
+        except KeyError:
+            return [self._dense_id(a) for a in moves]  # raises the game's error for the move outside the space
 
     def _dense_id(self, a: Any) -> int:
         return self.game.action_id(a)

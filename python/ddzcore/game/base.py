@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 from fractions import Fraction
 from typing import Any, Callable, Optional, Sequence, Union
 
@@ -170,6 +171,15 @@ class Outcome:
 
 
 # -- the game base ---------------------------------------------------------------------------
+
+@lru_cache(maxsize=16)
+def _move_space(rules: Rules, max_cards: int) -> ActionSpace:
+    """The action space of a game under ``rules``: the move rules with the
+    flow fields at their defaults (cached: a ``Rules.replace`` costs about
+    100 µs, and the environments ask for an id per legal move)."""
+    defaults = Rules()
+    return action_space(rules.replace(**{f: getattr(defaults, f) for f in _FLOW_FIELDS}), max_cards)
+
 
 class GameBase(GameCore):
     """The game of any seat count (see the module docstring).
@@ -454,9 +464,7 @@ class GameBase(GameCore):
         if self._rules.laizi or self._rules.wild is not None:
             raise IllegalActionError("dense move ids are not defined for laizi games (docs/rules.md §7): the move set "
                                      "depends on the wild rank; use the Move objects")
-        defaults = Rules()
-        move_rules = self._rules.replace(**{f: getattr(defaults, f) for f in _FLOW_FIELDS})
-        return action_space(move_rules, self._MAX_CARDS)
+        return _move_space(self._rules, self._MAX_CARDS)
 
     def _marked_move(self, move: Move, k: int) -> Move:
         """The move playing ``k`` marked-face cards (five players); raises ``InvalidMoveError``."""
