@@ -23,13 +23,13 @@ rules reject; the peer is then re-timed on the rest):
 The last table gives, for leads, each level's speed over OpenSpiel's
 ``state.legal_actions()`` and its time over the C reference's.
 
-Each figure is the best of R interleaved rounds (round 1 of everything, then
-round 2, ...), so that a machine slowing down or speeding up part-way affects
-every engine alike.  In a round a measurement does ``gc.collect()`` and then
+Each figure is the median of R interleaved rounds (round 1 of everything,
+then round 2, ...), so that a machine slowing down or speeding up part-way
+affects every engine alike; a round's figure is the median of its calls.  In a round a measurement does ``gc.collect()`` and then
 calls its function back to back (at least twice and for at least
 ``--min-time`` seconds), each call one pass over all the positions timed with
 ``time.perf_counter``; the first call warms the caches, which matters for the
-sub-millisecond batch calls.  The best call of all rounds is kept.  The ratio ours/peer is of
+sub-millisecond batch calls.  The ratio ours/peer is of
 positions/s on identical positions, i.e. the inverse ratio of the times.
 
 Moves are each engine's own count of what it returned, pass excluded:
@@ -52,6 +52,7 @@ import os
 import platform
 import subprocess
 import sys
+import statistics
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -97,24 +98,24 @@ TARGETS = [
 
 @dataclass
 class Timed:
-    """One timed callable; ``best`` seconds over the runs, ``counts`` per position."""
+    """One timed callable; ``median`` seconds a call over the rounds, ``counts`` per position."""
 
     label: str
     run: Callable[[], Any]
     counts_of: Callable[[Any], list[int]]
-    best: float = float("inf")
+    rounds: list[float] = field(default_factory=list)  # each round's median call, seconds
     counts: "list[int] | None" = None
     error: "str | None" = None
 
     def measure(self, min_time: float = 0.0, min_calls: int = 2) -> None:
         """One round: ``gc.collect()``, then back-to-back calls (at least
         ``min_calls``, and for at least ``min_time`` seconds) so that all but
-        the first run with warm caches; keeps the best call."""
+        the first run with warm caches; keeps the round's median call."""
         if self.error:
             return
         gc.collect()
         try:
-            calls, spent = 0, 0.0
+            calls, spent, times = 0, 0.0, []
             while calls < min_calls or spent < min_time:
                 t0 = time.perf_counter()
                 res = self.run()
@@ -126,15 +127,21 @@ class Timed:
                     elif counts != self.counts:
                         self.error = "counts changed between runs"
                         return
-                self.best = min(self.best, dt)
+                times.append(dt)
                 calls += 1
                 spent += dt
+            self.rounds.append(statistics.median(times))
         except Exception as exc:  # a level that breaks is reported, not fatal
             self.error = f"{type(exc).__name__}: {exc}"
 
     @property
     def ok(self) -> bool:
-        return self.error is None and self.counts is not None and self.best < float("inf")
+        return self.error is None and self.counts is not None and bool(self.rounds)
+
+    @property
+    def median(self) -> float:
+        """The median over the rounds of each round's median call, seconds."""
+        return statistics.median(self.rounds) if self.rounds else float("inf")
 
     @property
     def positions(self) -> int:
@@ -145,10 +152,10 @@ class Timed:
         return int(sum(self.counts or ()))
 
     def pos_per_s(self) -> float:
-        return self.positions / self.best if self.ok and self.best > 0 else float("nan")
+        return self.positions / self.median if self.ok and self.median > 0 else float("nan")
 
     def moves_per_s(self) -> float:
-        return self.moves / self.best if self.ok and self.best > 0 else float("nan")
+        return self.moves / self.median if self.ok and self.median > 0 else float("nan")
 
 
 @dataclass
@@ -342,7 +349,7 @@ def print_header(out: Out, args, wanted: list[str], installed: list[str], positi
     out.line(f"python {sys.version.split()[0]} on {platform.machine()} {platform.system()}; "
              f"ddzcore {ddzcore.__version__} (git {_git_head()}, {_kernel_info()})")
     out.line(f"load average (1, 5, 15 min) at start: {os.getloadavg()}; cpus: {os.cpu_count()}")
-    out.line(f"corpus {positions_path}; --n {args.n or 'all'}; best of {args.repeat} interleaved rounds "
+    out.line(f"corpus {positions_path}; --n {args.n or 'all'}; median of {args.repeat} interleaved rounds "
              f"(>= 2 calls and >= {args.min_time:g} s each); ddzcore rules: {args.rules}")
     out.line("batch out= reuse: legal_moves_batch {}, count_moves_batch {}".format(
         "yes" if bc.accepts_out(ddzcore.legal_moves_batch) else "no (API has no out=)",
@@ -363,10 +370,10 @@ def print_own(out: Out, blocks: list[Block]) -> None:
                              t.error or "not measured"])
                 continue
             rows.append([KIND_TITLE[b.kind], name, str(t.positions), str(t.moves),
-                         f"{t.best * 1e3:.4g}", _fmt_rate(t.pos_per_s()), _fmt_rate(t.moves_per_s()),
-                         f"{t.best / t.positions * 1e9:.0f}", ""])
+                         f"{t.median * 1e3:.4g}", _fmt_rate(t.pos_per_s()), _fmt_rate(t.moves_per_s()),
+                         f"{t.median / t.positions * 1e9:.0f}", ""])
     out.table("ddzcore alone (standard rules; follows whose last move is valid; moves exclude pass)",
-              ["kind", "level", "positions", "moves", "best ms", "pos/s", "moves/s", "ns/pos", "note"],
+              ["kind", "level", "positions", "moves", "median ms", "pos/s", "moves/s", "ns/pos", "note"],
               rows, right={2, 3, 4, 5, 6, 7}, breaks=breaks)
     for b in blocks:
         if b.prep.skipped:
@@ -424,8 +431,8 @@ def print_limit(out: Out, own: dict[str, Block], peer_blocks: list[Block]) -> No
                      f"({', '.join(parts)}; max {max(counts)}; {sum(kinds.values())} positions)")
             b = lead.ours["legal_moves_batch"]
             if b.ok:
-                ns_move = b.best / max(b.moves, 1) * 1e9
-                gbs = b.moves * MOVE_RECORD_BYTES / b.best / 1e9
+                ns_move = b.median / max(b.moves, 1) * 1e9
+                gbs = b.moves * MOVE_RECORD_BYTES / b.median / 1e9
                 out.line(f"  legal_moves_batch on leads: {ns_move:.2f} ns per move, "
                          f"{MOVE_RECORD_BYTES} B per move record -> {gbs:.2f} GB/s of output; "
                          f"at {_fmt_rate(b.moves_per_s())} moves/s a lead position costs >= "
@@ -448,13 +455,13 @@ def print_levels(out: Out, own: dict[str, Block], peer_blocks: list[Block]) -> N
             if not t.ok:
                 continue
             vs_peer = _fmt_ratio(t.pos_per_s() / peer.pos_per_s()) if peer and peer.ok else "-"
-            vs_ref = f"{t.best / ref.best:.2f}x" if ref and ref.ok else "-"
-            rows.append([name, str(t.positions), f"{t.best * 1e3:.4g}", f"{t.best / t.positions * 1e9:.0f}",
+            vs_ref = f"{t.median / ref.median:.2f}x" if ref and ref.ok else "-"
+            rows.append([name, str(t.positions), f"{t.median * 1e3:.4g}", f"{t.median / t.positions * 1e9:.0f}",
                          vs_peer, vs_ref])
         where = "OpenSpiel's positions" if b.peer else "all corpus leads"
         out.table(f"Leads, {where}: speed over OpenSpiel state.legal_actions() and time over the C "
                   "reference (lead_ref.c)",
-                  ["level", "positions", "best ms", "ns/pos", "speed / OpenSpiel", "time / C reference"],
+                  ["level", "positions", "median ms", "ns/pos", "speed / OpenSpiel", "time / C reference"],
                   rows, right={1, 2, 3, 4, 5})
 
 
@@ -489,7 +496,7 @@ def main(argv: "list[str] | None" = None) -> int:
     ap.add_argument("--n", type=int, default=None,
                     help="first N positions of each corpus kind (lead20, lead17, follow); default all")
     ap.add_argument("--repeat", type=int, default=7,
-                    help="interleaved rounds over all measurements, best kept (default 7)")
+                    help="interleaved rounds over all measurements, the median kept (default 7)")
     ap.add_argument("--min-time", type=float, default=0.02,
                     help="seconds of back-to-back calls per measurement per round (default 0.02; "
                          "at least 2 calls, the first warms the caches)")
@@ -541,7 +548,7 @@ def main(argv: "list[str] | None" = None) -> int:
     everything = [t for b in blocks for t in b.timed()]
     for t in everything:  # warm up: first calls, lazy tables, out= buffers
         t.measure(0.0, 1)
-        t.best = float("inf")
+        t.rounds.clear()
     t0 = time.perf_counter()
     for _ in range(args.repeat):
         for t in everything:
