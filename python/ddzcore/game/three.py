@@ -205,13 +205,15 @@ _ACTION_ALIASES = {
 #: The "no" action of each decision phase ("pass", 不叫 in text means this).
 _NEGATIVE = {0: Action.NO_SHOW, 1: Action.NO_SHOW, 2: Action.NO_SHOW, 3: Action.NO_CALL, 4: Action.NO_ROB,
              5: Action.NO_BID, 6: Action.NO_SHOW, 7: Action.NO_DOUBLE}
-_LEGAL_FLOW = {0: [Action.NO_SHOW, Action.SHOW], 1: [Action.NO_SHOW, Action.SHOW],
-               2: [Action.NO_SHOW, Action.SHOW], 3: [Action.NO_CALL, Action.CALL],
-               4: [Action.NO_ROB, Action.ROB], 6: [Action.NO_SHOW, Action.SHOW],
-               7: [Action.NO_DOUBLE, Action.DOUBLE]}
-
-#: The bids; those above the highest so far are ``_BIDS[highest:]``.
-_BIDS = [Action.BID_1, Action.BID_2, Action.BID_3]
+_SHOW_CHOICE = (Action.NO_SHOW, Action.SHOW)
+#: The legal flow actions of each phase (by its value; ``Game._flow_legal``
+#: copies them), none in play (``GameCore`` lists the moves) and at the end;
+#: the bid phase's are ``_LEGAL_BIDS`` by the highest bid so far (0-2).
+_LEGAL_FLOW: tuple[tuple[Action, ...], ...] = (
+    _SHOW_CHOICE, _SHOW_CHOICE, _SHOW_CHOICE, (Action.NO_CALL, Action.CALL), (Action.NO_ROB, Action.ROB), (),
+    _SHOW_CHOICE, (Action.NO_DOUBLE, Action.DOUBLE), (), ())
+_LEGAL_BIDS = ((Action.NO_BID, Action.BID_1, Action.BID_2, Action.BID_3),
+               (Action.NO_BID, Action.BID_2, Action.BID_3), (Action.NO_BID, Action.BID_3))
 
 # Phase values as plain ints for the hot path.
 _SHOW_START, _SHOW_EARLY, _SHOW_LATE, _CALL, _ROB, _BID, _SHOW_BOTTOM, _DOUBLE, _PLAY, _END = range(10)
@@ -400,7 +402,8 @@ class Game(GameBase):
         self._setup(rules, room, beans)
         self._rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         self._fork = False  # set by copy(): clone the generator before drawing from it again
-        self._given = self._parse_deals(deal, first, self._parse_wilds(wild, deal))
+        self._given = ([] if deal is None and first is None and wild is None  # the usual case, without the calls
+                       else self._parse_deals(deal, first, self._parse_wilds(wild, deal)))
         self._endgame: Optional[dict[str, Any]] = None
         self._deals: list[tuple[int, tuple[tuple[int, ...], ...]]] = []
         self._wilds: list[Optional[int]] = []  # each deal's wild rank (drawn laizi rooms), revealed with the landlord
@@ -658,7 +661,30 @@ class Game(GameBase):
         self._cur = self._lastp = self._landlord  # type: ignore[assignment]
         self._last = PASS
 
-    # -- snapshots (undo of flow actions) -------------------------------------------------
+    # -- undo of flow actions and escapes ---------------------------------------------------
+    def _undo(self, entry: Any) -> None:
+        """Undo a flow action by replay, an escape from its snapshot.
+
+        A flow action's entry is ``(seat, action, start)``, start being
+        where its round begins in ``_hist``: nothing else is saved when it
+        is applied, which keeps the flow cheap for loops that never undo.
+        Undoing it deals its round again from ``_deals`` (no random draw)
+        and applies the round's earlier flow actions again (about a dozen
+        at most); the action that ended a round with a redeal goes back to
+        that round."""
+        start = entry[2]
+        if type(start) is not int:  # an escape (GameBase.escape): the snapshot before it
+            self._restore(start)
+            return
+        if start != self._round_start:
+            self._round -= 1
+        hist = self._hist
+        again = hist[start:]
+        del hist[start:]
+        self._start_round()
+        for e in again:
+            self._flow(e[1])
+
     def _snapshot(self) -> _Snapshot:
         return (_GET_SCALARS(self), self._queue[:], self._hands[:], self._shows[:], self._doubles[:],
                 self._plays[:])
@@ -677,15 +703,11 @@ class Game(GameBase):
 
     def _flow_legal(self) -> list[Action]:
         ph = self._ph
-        if ph == _END:
-            return []
-        if ph == _BID:
-            return [Action.NO_BID, *_BIDS[self._bid:]]
-        return list(_LEGAL_FLOW[ph])
+        return [*(_LEGAL_BIDS[self._bid] if ph == _BID else _LEGAL_FLOW[ph])]
 
     def _flow(self, a: Action) -> None:
         p = self._cur
-        self._hist.append((p, a, self._snapshot()))
+        self._hist.append((p, a, self._round_start))  # see _undo
         q = self._queue
         q.pop(0)
         ph = self._ph
