@@ -191,7 +191,8 @@ class GameBase(GameCore):
     (moves played per seat), ``_doubles``, ``_winner``, ``_escaped``, and
     ``_hist``: a play ``(seat, move as played, move to beat before, its
     player before, marked-face cards played)``, a flow action or an escape
-    ``(seat, action, the game's snapshot before)``.
+    ``(seat, action, undo)``, undo being what ``_undo`` needs (by default
+    the game's snapshot before the action).
 
     The compiled base ``GameCore`` holds the fields the play phase changes
     (``CORE_FIELDS``) and makes ``is_terminal``, ``current_player``,
@@ -257,6 +258,11 @@ class GameBase(GameCore):
 
     def _restore(self, snap: Any) -> None:
         raise NotImplementedError
+
+    def _undo(self, entry: Any) -> None:
+        """Undo a flow action or an escape, ``entry`` (already off ``_hist``):
+        by default its third field is the ``_snapshot`` before it."""
+        self._restore(entry[2])
 
     def _parse_move(self, t: str, low: str) -> Move:
         raise NotImplementedError
@@ -381,7 +387,7 @@ class GameBase(GameCore):
             raise IllegalActionError("nothing to undo")
         entry = self._hist.pop()
         if len(entry) == 3:
-            self._restore(entry[2])
+            self._undo(entry)
             return entry[1]
         p, move, last, lastp, k = entry
         i = move._info

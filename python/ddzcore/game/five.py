@@ -169,6 +169,10 @@ _FIVE_ALIASES = {"亮出身份": FiveAction.REVEAL, "亮": FiveAction.REVEAL, "�
                  "放弃": FiveAction.NO_REVEAL, "加倍": FiveAction.DOUBLE, "不加倍": FiveAction.NO_DOUBLE,
                  "逃跑": FiveAction.ESCAPE}
 _NO = {0: FiveAction.NO_REVEAL, 1: FiveAction.NO_DOUBLE}
+# The actions the flow uses, as module constants: under Python 3.11 every read
+# of ``FiveAction.REVEAL`` takes ``EnumType.__getattr__``'s slow hook.
+_A_NO_REVEAL, _A_REVEAL, _A_NO_DOUBLE, _A_DOUBLE = (FiveAction.NO_REVEAL, FiveAction.REVEAL, FiveAction.NO_DOUBLE,
+                                                    FiveAction.DOUBLE)
 
 
 class MarkedMove(Move):
@@ -455,10 +459,10 @@ class FiveGame(GameBase):
         if ph == _REVEAL:
             p = self._cur
             if p == self._open or p == self._hidden:
-                return [FiveAction.NO_REVEAL, FiveAction.REVEAL]
-            return [FiveAction.NO_REVEAL]
+                return [_A_NO_REVEAL, _A_REVEAL]
+            return [_A_NO_REVEAL]
         if ph == _DOUBLE:
-            return [FiveAction.NO_DOUBLE, FiveAction.DOUBLE]
+            return [_A_NO_DOUBLE, _A_DOUBLE]
         return []
 
     def _flow(self, a: FiveAction) -> None:
@@ -469,14 +473,14 @@ class FiveGame(GameBase):
         if q:
             self._cur = q[0]
         if self._ph == _REVEAL:
-            if a == FiveAction.REVEAL:
+            if a == _A_REVEAL:
                 self._chosen = True
                 if not self._revealed:
                     self._revealed, self._how, self._revealer = True, "choice", p
             if not q:
                 self._start_doubling()
         else:
-            if a == FiveAction.DOUBLE:
+            if a == _A_DOUBLE:
                 self._doubles[p] = 2
             if not q:
                 self._start_play()

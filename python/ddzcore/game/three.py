@@ -205,16 +205,25 @@ _ACTION_ALIASES = {
 #: The "no" action of each decision phase ("pass", 不叫 in text means this).
 _NEGATIVE = {0: Action.NO_SHOW, 1: Action.NO_SHOW, 2: Action.NO_SHOW, 3: Action.NO_CALL, 4: Action.NO_ROB,
              5: Action.NO_BID, 6: Action.NO_SHOW, 7: Action.NO_DOUBLE}
-_LEGAL_FLOW = {0: [Action.NO_SHOW, Action.SHOW], 1: [Action.NO_SHOW, Action.SHOW],
-               2: [Action.NO_SHOW, Action.SHOW], 3: [Action.NO_CALL, Action.CALL],
-               4: [Action.NO_ROB, Action.ROB], 6: [Action.NO_SHOW, Action.SHOW],
-               7: [Action.NO_DOUBLE, Action.DOUBLE]}
-
-#: The bids; those above the highest so far are ``_BIDS[highest:]``.
-_BIDS = [Action.BID_1, Action.BID_2, Action.BID_3]
+# The actions the flow compares with, as module constants: under Python 3.11
+# (``EnumType.__getattr__``) every read of ``Action.SHOW`` takes the slow
+# attribute hook, about 850 instructions.
+_A_SHOW, _A_CALL, _A_ROB, _A_NO_BID, _A_BID_1, _A_DOUBLE = (Action.SHOW, Action.CALL, Action.ROB, Action.NO_BID,
+                                                            Action.BID_1, Action.DOUBLE)
+_SHOW_CHOICE = (Action.NO_SHOW, Action.SHOW)
+#: The legal flow actions of each phase (by its value; ``Game._flow_legal``
+#: copies them), none in play (``GameCore`` lists the moves) and at the end;
+#: the bid phase's are ``_LEGAL_BIDS`` by the highest bid so far (0-2).
+_LEGAL_FLOW: tuple[tuple[Action, ...], ...] = (
+    _SHOW_CHOICE, _SHOW_CHOICE, _SHOW_CHOICE, (Action.NO_CALL, Action.CALL), (Action.NO_ROB, Action.ROB), (),
+    _SHOW_CHOICE, (Action.NO_DOUBLE, Action.DOUBLE), (), ())
+_LEGAL_BIDS = ((Action.NO_BID, Action.BID_1, Action.BID_2, Action.BID_3),
+               (Action.NO_BID, Action.BID_2, Action.BID_3), (Action.NO_BID, Action.BID_3))
 
 # Phase values as plain ints for the hot path.
 _SHOW_START, _SHOW_EARLY, _SHOW_LATE, _CALL, _ROB, _BID, _SHOW_BOTTOM, _DOUBLE, _PLAY, _END = range(10)
+#: The seats in turn order from each seat (docs/rules.md §3).
+_ORDERS = ((0, 1, 2), (1, 2, 0), (2, 0, 1))
 _SHOW_FIELDS = {_SHOW_START: "show_start", _SHOW_EARLY: "show_deal_early", _SHOW_LATE: "show_deal_late"}
 
 # Whether a hand word holds a card word, one deck: bit 3 of every rank
@@ -400,7 +409,8 @@ class Game(GameBase):
         self._setup(rules, room, beans)
         self._rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         self._fork = False  # set by copy(): clone the generator before drawing from it again
-        self._given = self._parse_deals(deal, first, self._parse_wilds(wild, deal))
+        self._given = ([] if deal is None and first is None and wild is None  # the usual case, without the calls
+                       else self._parse_deals(deal, first, self._parse_wilds(wild, deal)))
         self._endgame: Optional[dict[str, Any]] = None
         self._deals: list[tuple[int, tuple[tuple[int, ...], ...]]] = []
         self._wilds: list[Optional[int]] = []  # each deal's wild rank (drawn laizi rooms), revealed with the landlord
@@ -584,14 +594,15 @@ class Game(GameBase):
         self._enter_show(_SHOW_START)
 
     def _order(self, start: int) -> list[int]:
-        return [start, (start + 1) % 3, (start + 2) % 3]
+        return [*_ORDERS[start]]
 
     def _enter_show(self, ph: int) -> None:
         rules = self._rules
         if rules.show_start or rules.show_deal_early or rules.show_deal_late:
+            shows = self._shows
             for phase in range(ph, _SHOW_LATE + 1):
                 if getattr(rules, _SHOW_FIELDS[phase]):
-                    q = [s for s in self._order(self._first) if not self._shows[s]]
+                    q = [s for s in _ORDERS[self._first] if not shows[s]]
                     if q:
                         self._ph, self._queue, self._cur = phase, q, q[0]
                         return
@@ -604,7 +615,7 @@ class Game(GameBase):
         is the earliest (a show before the deal before one during it, an
         early show before a late one; turn order within a moment)."""
         for entry in self._hist[self._round_start:]:
-            if entry[1] is Action.SHOW:
+            if entry[1] is _A_SHOW:
                 return int(entry[0])
         return None
 
@@ -658,7 +669,30 @@ class Game(GameBase):
         self._cur = self._lastp = self._landlord  # type: ignore[assignment]
         self._last = PASS
 
-    # -- snapshots (undo of flow actions) -------------------------------------------------
+    # -- undo of flow actions and escapes ---------------------------------------------------
+    def _undo(self, entry: Any) -> None:
+        """Undo a flow action by replay, an escape from its snapshot.
+
+        A flow action's entry is ``(seat, action, start)``, start being
+        where its round begins in ``_hist``: nothing else is saved when it
+        is applied, which keeps the flow cheap for loops that never undo.
+        Undoing it deals its round again from ``_deals`` (no random draw)
+        and applies the round's earlier flow actions again (about a dozen
+        at most); the action that ended a round with a redeal goes back to
+        that round."""
+        start = entry[2]
+        if type(start) is not int:  # an escape (GameBase.escape): the snapshot before it
+            self._restore(start)
+            return
+        if start != self._round_start:
+            self._round -= 1
+        hist = self._hist
+        again = hist[start:]
+        del hist[start:]
+        self._start_round()
+        for e in again:
+            self._flow(e[1])
+
     def _snapshot(self) -> _Snapshot:
         return (_GET_SCALARS(self), self._queue[:], self._hands[:], self._shows[:], self._doubles[:],
                 self._plays[:])
@@ -677,27 +711,23 @@ class Game(GameBase):
 
     def _flow_legal(self) -> list[Action]:
         ph = self._ph
-        if ph == _END:
-            return []
-        if ph == _BID:
-            return [Action.NO_BID, *_BIDS[self._bid:]]
-        return list(_LEGAL_FLOW[ph])
+        return [*(_LEGAL_BIDS[self._bid] if ph == _BID else _LEGAL_FLOW[ph])]
 
     def _flow(self, a: Action) -> None:
         p = self._cur
-        self._hist.append((p, a, self._snapshot()))
+        self._hist.append((p, a, self._round_start))  # see _undo
         q = self._queue
         q.pop(0)
         ph = self._ph
         if q:
             self._cur = q[0]
         if ph <= _SHOW_LATE:
-            if a == Action.SHOW:
+            if a == _A_SHOW:
                 self._shows[p] = getattr(self._rules, _SHOW_FIELDS[ph])
             if not q:
                 self._enter_show(ph + 1)
         elif ph == _CALL:
-            if a == Action.CALL:
+            if a == _A_CALL:
                 self._caller = p
                 if q:  # those after the caller have not said 不叫: each may rob once
                     self._ph = _ROB
@@ -706,7 +736,7 @@ class Game(GameBase):
             elif not q:
                 self._all_pass()
         elif ph == _ROB:
-            if a == Action.ROB:
+            if a == _A_ROB:
                 self._robs += 1
                 self._robber = p
             if not q:
@@ -717,8 +747,8 @@ class Game(GameBase):
                 else:
                     self._set_landlord(cast(int, self._caller) if self._robber is None else self._robber, 1)
         elif ph == _BID:
-            if a != Action.NO_BID:
-                self._bid = int(a) - Action.BID_1 + 1
+            if a != _A_NO_BID:
+                self._bid = int(a) - _A_BID_1 + 1
                 self._bidder = p
                 if self._bid == 3:
                     self._set_landlord(p, 3)
@@ -729,11 +759,11 @@ class Game(GameBase):
                 else:
                     self._set_landlord(self._bidder, self._bid)
         elif ph == _SHOW_BOTTOM:
-            if a == Action.SHOW:
+            if a == _A_SHOW:
                 self._shows[p] = self._rules.show_bottom
             self._start_doubling()
         elif ph == _DOUBLE:
-            if a == Action.DOUBLE:
+            if a == _A_DOUBLE:
                 self._doubles[p] = 2
             if not q:
                 self._start_play()
