@@ -13,13 +13,15 @@
   draw), one per round in order.
 """
 
-from libc.stdlib cimport free
+from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memset
 from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, int64_t, uint64_t
 
 from ddzcore.bits cimport *
 from ddzcore._state cimport (State, Undo, Rng, Buf, PlayState, GameOut, Columns, legal, push, is_over, rng_seed,
-                             rng_below, splitmix64, buf_reserve, deal, state_set, game_init, MAX_MOVES)
+                             rng_below, splitmix64, buf_reserve, deal, deal_five, state_set, game_init,
+                             landlord_side, MAX_MOVES)
+from ddzcore._kernel cimport adopt_block
 
 import numpy as np
 
@@ -95,7 +97,16 @@ cdef Py_ssize_t rule_play(const State* s, const MoveRec* moves, Py_ssize_t n) no
     most cards at the lowest rank without breaking a pair, trio or bomb;
     follows an opponent with the cheapest beating move, keeping bombs for an
     opponent close to going out; lets its teammate's move stand."""
-    cdef int me = s.turn, ll = s.landlord, wild = ((s.flags >> 8) & 0xF) - 1
+    cdef int me = s.turn, ll = s.landlord
+    # a farmer's ally is the other farmer; the landlord has none
+    return rule_choice(s, moves, n, 0 if me == ll else 7 & ~((1 << me) | (1 << ll)))
+
+
+cdef Py_ssize_t rule_choice(const State* s, const MoveRec* moves, Py_ssize_t n, unsigned int allies) noexcept nogil:
+    """``rule_play`` for any seat count, the seat to move knowing its allies
+    (bit mask ``allies``; every other seat counts as an opponent): with
+    five players (docs/rules.md §8) the allies ``FiveObservation`` shows."""
+    cdef int me = s.turn, wild = ((s.flags >> 8) & 0xF) - 1
     cdef u64 hand = s.hand[me], cards
     cdef Py_ssize_t i, best = 0
     cdef int r, hc, mc, combo, main, ncards, breaks, q, least = 99, power, lowest = 1 << 30
@@ -112,12 +123,12 @@ cdef Py_ssize_t rule_play(const State* s, const MoveRec* moves, Py_ssize_t n) no
             bomb_ranks |= 1u << r
     if count_of(hand, R_SMALL) + count_of(hand, R_BIG) >= 2:
         bomb_ranks |= (1u << R_SMALL) | (1u << R_BIG)
-    for q in range(3):  # opponents: the farmers for the landlord, the landlord for a farmer
-        if q != me and (me == ll or q == ll) and card_total(s.hand[q]) < least:
+    for q in range(3 + s.extra_seats):  # the opponents' fewest cards
+        if q != me and not (allies >> q) & 1 and card_total(s.hand[q]) < least:
             least = card_total(s.hand[q])
     danger = least <= 4
     lead = info_combo(s.last_info) == C_PASS
-    if not lead and me != ll and s.owner != ll:
+    if not lead and (allies >> s.owner) & 1:
         return 0  # the teammate's move stands: PASS comes first when following
     for i in range(n):
         cards = moves[i].cards
@@ -441,4 +452,274 @@ def _play_games(Py_ssize_t n_games, uint64_t seed, uint64_t first_game, int flag
     cols = c.cols
     if done < n_games:
         cols = {key: v[:done] for key, v in cols.items()}
+    return cols, done, used
+
+
+# ---------------------------------------------------------------- five players
+
+# One move of a recorded five-player bot game: card word, the low 16 bits of
+# the info word, the seat and the marked-face cards among the cards.  12 bytes.
+cdef packed struct FiveMove:
+    uint64_t cards
+    uint16_t info
+    int8_t seat
+    uint8_t marked
+
+#: One recorded move of ``_play_five_games(record=True)`` (``ddzcore.tools.botsim``).
+FIVE_MOVE_DTYPE = np.dtype([("cards", "<u8"), ("info", "<u2"), ("seat", "i1"), ("marked", "u1")])
+assert FIVE_MOVE_DTYPE.itemsize == sizeof(FiveMove)
+
+
+cdef struct FiveFlow:
+    int flags
+    int doubling
+    uint8_t may_double[5][5]   # [seat][landlord]: Room.may_double(seat, landlord, beans)
+    uint8_t policy[5]          # RANDOM or RULE per seat
+
+
+cdef struct FiveDeals:
+    const u64* hands    # (n, 5) hands as dealt (the bottom apart)
+    const u64* bottom
+    const uint8_t* marked   # the marked card's id (copy * 54 + card)
+    const int8_t* open      # its holder, the open landlord
+    const int8_t* partner   # the twin's holder, -1 when the open landlord plays alone
+    Py_ssize_t n
+    Py_ssize_t at       # the next deal to use
+
+
+# What a five-player game adds to GameOut (whose doubles hold three seats).
+cdef struct FiveExtra:
+    uint8_t reveals[5]  # 1: that seat chose to reveal (亮出身份)
+    uint8_t doubles[5]  # each seat's doubling factor (1 or 2)
+    int8_t public       # how the landlords became public: 0 not, 1 a chosen reveal, 2 the twin played
+
+
+cdef struct FiveRec:
+    FiveMove* p
+    Py_ssize_t n
+    Py_ssize_t cap
+
+
+cdef int five_deal(Rng* r, FiveDeals* d, GameOut* g, int* open_ll, int* partner) noexcept nogil:
+    """The next deal into g.hands (as dealt), g.bottom and g.marked, the landlords
+    into *open_ll and *partner (-1: alone): the caller's next deal, else
+    one drawn (``deal_five``).  1 when the caller's deals ran out."""
+    cdef int i
+    if d.hands == NULL:
+        g.marked = deal_five(r, g.hands, &g.bottom, open_ll, partner)
+        return 0
+    if d.at == d.n:
+        return 1
+    for i in range(5):
+        g.hands[i] = d.hands[5 * d.at + i]
+    g.bottom = d.bottom[d.at]
+    g.marked = d.marked[d.at]
+    open_ll[0] = d.open[d.at]
+    partner[0] = d.partner[d.at]
+    d.at += 1
+    return 0
+
+
+cdef inline bint fchoose(Rng* r, int policy, bint rule_says) noexcept nogil:
+    return rule_says if policy == RULE else rng_below(r, 2) == 1
+
+
+cdef int five_game(Rng* r, const FiveFlow* f, FiveDeals* d, Buf* b, FiveRec* rec, GameOut* g,
+                   FiveExtra* x) noexcept nogil:
+    """One five-player game with the flow of ``FiveGame`` (docs/rules.md §8):
+    the reveal asked of every seat in turn from the open landlord (landlords
+    choose, farmers can only decline), doubling by each eligible seat in
+    turn from the open landlord (eligibility by the roles public then), and
+    play from the open landlord's lead, a seat holding marked-face cards
+    before the landlords are public choosing how many to play (uniformly
+    among ``FiveGame.legal_actions``'s variants for a random seat, the
+    fewest for the rule bot); playing the twin makes the landlords public.
+    0, 1 when the given deals ran out, -1 when out of memory."""
+    cdef State s
+    cdef Undo u
+    cdef int i, p, op, hid, mrank, face[5], fc, have, kc, lo, hi, total, pick, marked
+    cdef unsigned int allies, lords
+    cdef Py_ssize_t n, k
+    cdef FiveMove* grown
+    game_init(g)
+    if five_deal(r, d, g, &op, &hid):
+        return 1
+    g.partner = hid
+    g.first = op
+    g.base = 1
+    g.hands[op] += g.bottom
+    g.landlord = op
+    memset(x, 0, sizeof(FiveExtra))
+    memset(x.doubles, 1, 5)
+    mrank = (g.marked % 54) // 4
+    for i in range(5):
+        face[i] = 0
+    face[op] = 1 if hid >= 0 else 2
+    if hid >= 0:
+        face[hid] = 1
+    for i in range(5):      # reveal (亮出身份), in turn from the open landlord
+        p = (op + i) % 5
+        if (p == op or p == hid) and fchoose(r, f.policy[p], strength(g.hands[p], -1) >= SHOW_AT):
+            x.reveals[p] = 1
+            if not x.public:
+                x.public = 1
+    if f.doubling:          # doubling (加倍): eligibility by the roles public now
+        lords = (1u << op) | ((1u << hid) if x.public and hid >= 0 else 0)
+        for i in range(5):
+            p = (op + i) % 5
+            if (lords >> p) & 1:
+                if not f.may_double[p][p]:
+                    continue
+            elif not f.may_double[p][op] or (hid >= 0 and (lords >> hid) & 1 and not f.may_double[p][hid]):
+                continue
+            if fchoose(r, f.policy[p], strength(g.hands[p], -1) >= DOUBLE_AT):
+                x.doubles[p] = 2
+    state_set(&s, g.hands, 5, 0, 0, f.flags, op, -1, op, hid, 0, 0, 0)
+    while not is_over(&s):
+        p = s.turn
+        n = legal_buf(&s, b)
+        if n < 0:
+            return -1
+        fc = face[p] if not x.public else 0
+        have = count_of(s.hand[p], mrank)
+        if f.policy[p] == RULE:
+            if x.public:    # the landlords are public: each side knows its allies
+                allies = ((1u << op) | ((1u << hid) if hid >= 0 else 0))
+                if not (allies >> p) & 1:
+                    allies = 31 & ~allies
+            else:           # only the hidden landlord knows its ally (the open one)
+                allies = (1u << op) if p == hid else 0
+            k = rule_choice(&s, b.p, n, allies & ~(1u << p))
+            kc = count_of(b.p[k].cards, mrank)
+            marked = kc - (have - fc) if kc > have - fc else 0      # the fewest the hand allows
+        elif fc:            # every count of marked-face cards a move can hold is a choice of its own
+            total = 0
+            for k in range(n):
+                kc = count_of(b.p[k].cards, mrank)
+                total += (kc if kc < fc else fc) - (kc - (have - fc) if kc > have - fc else 0) + 1
+            pick = rng_below(r, <uint32_t>total)
+            for k in range(n):
+                kc = count_of(b.p[k].cards, mrank)
+                lo = kc - (have - fc) if kc > have - fc else 0
+                hi = kc if kc < fc else fc
+                if pick <= hi - lo:
+                    break
+                pick -= hi - lo + 1
+            marked = lo + pick
+        else:
+            k = rng_below(r, <uint32_t>n)
+            marked = 0
+        push(&s, b.p[k].cards, b.p[k].info, &u)
+        if marked:          # the twin played reveals (no doubling); so do both copies played by a lone landlord
+            face[p] -= marked
+            if p == hid or (hid < 0 and face[p] == 0):
+                x.public = 2
+        if rec != NULL:
+            if rec.n == rec.cap:
+                grown = <FiveMove*>realloc(rec.p, 2 * rec.cap * sizeof(FiveMove))
+                if grown == NULL:
+                    return -1
+                rec.p = grown
+                rec.cap *= 2
+            rec.p[rec.n].cards = b.p[k].cards
+            rec.p[rec.n].info = <uint16_t>b.p[k].info
+            rec.p[rec.n].seat = p
+            rec.p[rec.n].marked = marked
+            rec.n += 1
+    g.winner = s.owner
+    g.turns = s.ply
+    g.bombs = s.bombs
+    g.spring = s.farmer_plays == 0 if landlord_side(&s, s.owner) else s.landlord_plays == 0
+    return 0
+
+
+def _play_five_games(Py_ssize_t n_games, uint64_t seed, uint64_t first_game, int flags, bint doubling, may_double,
+                     policy, bint record=False, deal_hands=None, deal_bottom=None, deal_marked=None,
+                     deal_open=None, deal_partner=None):
+    """Kernel of ``ddzcore.tools.botsim.run_native_five_games`` (which documents
+    it): ``(columns, games, deals)`` as ``_play_games``, the columns of
+    five-player games (docs/rules.md §8) with ``doubles`` (n, 5), ``reveals``
+    (n, 5: 1 = chose to reveal) and ``public`` (0 the landlords stayed
+    hidden, 1 a chosen reveal, 2 the twin played), plus ``moves``
+    (``FIVE_MOVE_DTYPE``) and ``offsets`` when ``record``.  ``may_double``:
+    (5, 5) [seat, landlord] (``Room.may_double``); ``policy``: five seats'
+    policies (0 random, 1 rule); the deals, when given, are those a
+    ``FiveGame`` draws, one per game (hands as dealt, bottom, marked card,
+    open landlord, partner or -1)."""
+    cdef FiveFlow f
+    cdef FiveDeals d
+    cdef Buf b
+    cdef Rng r
+    cdef GameOut g
+    cdef FiveExtra x
+    cdef FiveRec rec
+    cdef Py_ssize_t i, done = 0, used = 0
+    cdef int err = 0, k, j, rc
+    cdef const u64[:, ::1] dh
+    cdef const u64[::1] db
+    cdef const uint8_t[::1] dm
+    cdef const int8_t[::1] do
+    cdef const int8_t[::1] dp
+    f.flags = flags
+    f.doubling = doubling
+    for k in range(5):
+        f.policy[k] = policy[k]
+        for j in range(5):
+            f.may_double[k][j] = bool(may_double[k][j])
+    d.hands = NULL
+    d.n = d.at = 0
+    if deal_hands is not None:
+        dh, db, dm, do, dp = deal_hands, deal_bottom, deal_marked, deal_open, deal_partner
+        d.n = dh.shape[0]
+        if d.n:
+            d.hands, d.bottom, d.marked, d.open, d.partner = &dh[0, 0], &db[0], &dm[0], &do[0], &dp[0]
+    cdef Columns c = Columns(n_games, 5)
+    doubles = np.ones((n_games, 5), np.uint8)
+    reveals = np.zeros((n_games, 5), np.uint8)
+    public = np.zeros(n_games, np.int8)
+    offsets = np.zeros(n_games + 1 if record else 0, np.int64)
+    cdef uint8_t[:, ::1] c_dbl = doubles, c_rev = reveals
+    cdef int8_t[::1] c_pub = public
+    cdef int64_t[::1] c_off = offsets
+    b.p = NULL
+    b.cap = 0
+    rec.p = NULL
+    rec.n = rec.cap = 0
+    if not buf_reserve(&b, MAX_MOVES):
+        raise MemoryError()
+    if record:
+        rec.cap = 128 * n_games + 64
+        rec.p = <FiveMove*>malloc(rec.cap * sizeof(FiveMove))
+        if rec.p == NULL:
+            free(b.p)
+            raise MemoryError()
+    with nogil:
+        for i in range(n_games):
+            rng_seed(&r, game_seed(seed, first_game + <uint64_t>i))
+            rc = five_game(&r, &f, &d, &b, &rec if record else NULL, &g, &x)
+            if rc < 0:
+                err = 1
+                break
+            if rc == 1:  # the given deals ran out
+                break
+            used = d.at
+            done = i + 1
+            c.put(i, &g)
+            for k in range(5):
+                c_dbl[i, k] = x.doubles[k]
+                c_rev[i, k] = x.reveals[k]
+            c_pub[i] = x.public
+            if record:
+                c_off[i + 1] = rec.n
+    free(b.p)
+    if err:
+        free(rec.p)
+        raise MemoryError()
+    cols = c.cols
+    cols.update(doubles=doubles, reveals=reveals, public=public)
+    if done < n_games:
+        cols = {key: v[:done] for key, v in cols.items()}
+    if record:
+        cols["moves"] = adopt_block(FIVE_MOVE_DTYPE, rec.p, rec.n, sizeof(FiveMove))
+        cols["offsets"] = offsets[:done + 1]
     return cols, done, used

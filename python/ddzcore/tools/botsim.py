@@ -17,26 +17,34 @@ games are settled in Python once per distinct outcome.
   ``random`` stream of ``RandomBot`` cannot be reproduced, so the figures
   differ from ``run_games``'s game by game, not in distribution.
 
-Laizi rooms, two decks and other bots are not played here
-(``native_runner`` returns ``None``; use ``run_games``).
+Five players (docs/rules.md §8): ``run_native_five_games`` plays
+``run_five_games``'s games (the reveal 亮出身份, doubling 加倍 and play, a
+seat holding marked-face cards choosing how many to play) the same way:
+rule bots only on ``FiveGame``'s deals from ``default_rng(seed)`` (the
+statistics equal ``run_five_games``'s), with a random seat on the kernel's
+streams.
+
+Laizi rooms and other bots are not played here (``native_runner`` returns
+``None``; use ``run_games`` / ``run_five_games``).
 """
 
 from __future__ import annotations
 
 import secrets
 import time
-from typing import Callable, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 
 from .. import _botplay
 from ..errors import InvalidArgumentError
-from ..game.settlement import Multiplier, Room, combine_shows, settle_game, settle_no_landlord
+from ..game.settlement import (FiveMultiplier, Multiplier, Room, combine_shows, settle_five, settle_game,
+                               settle_no_landlord)
 from ..rules import Rules
 from .bots import Bot, RandomBot, RuleBot
-from .simulation import SimulationStats
+from .simulation import FiveStats, SimulationStats
 
-__all__ = ["run_native_games", "native_runner", "native_policy", "fresh_seed"]
+__all__ = ["run_native_games", "run_native_five_games", "native_runner", "native_policy", "fresh_seed"]
 
 #: Policy codes of the kernel: a uniformly random choice, or the rule bot's.
 RANDOM, RULE = 0, 1
@@ -51,9 +59,9 @@ def fresh_seed() -> int:
     return secrets.randbits(63)
 
 
-def native_policy(bots: Sequence[Bot]) -> Optional[tuple[int, int, int]]:
-    """The kernel policies (``RANDOM`` 0, ``RULE`` 1) of three bots, or ``None``
-    unless each is a ``RandomBot`` or a ``RuleBot`` with the default thresholds."""
+def native_policy(bots: Sequence[Bot]) -> Optional[tuple[int, ...]]:
+    """The kernel policies (``RANDOM`` 0, ``RULE`` 1) of the bots (one a seat), or
+    ``None`` unless each is a ``RandomBot`` or a ``RuleBot`` with the default thresholds."""
     out = []
     for b in bots:
         if type(b) is RandomBot:
@@ -62,16 +70,17 @@ def native_policy(bots: Sequence[Bot]) -> Optional[tuple[int, int, int]]:
             out.append(RULE)
         else:
             return None
-    return (out[0], out[1], out[2]) if len(out) == 3 else None
+    return tuple(out)
 
 
-def native_runner(bots: Sequence[Bot], rules: Optional[Rules] = None) -> Optional[Callable[..., SimulationStats]]:
-    """``run_native_games`` when the kernel can play these bots under these
-    rules (three random or default rule bots, one deck, no laizi), else ``None``."""
+def native_runner(bots: Sequence[Bot], rules: Optional[Rules] = None) -> "Callable[..., Any] | None":
+    """The kernel runner for these bots under these rules, else ``None``:
+    ``run_native_games`` for three random or default rule bots with one deck
+    and no laizi, ``run_native_five_games`` for five with two decks."""
     rules = Rules.coerce(rules)
-    if native_policy(bots) is None or rules.decks != 1 or rules.laizi or rules.wild is not None:
+    if native_policy(bots) is None or rules.laizi or rules.wild is not None:
         return None
-    return run_native_games
+    return {(3, 1): run_native_games, (5, 2): run_native_five_games}.get((len(bots), rules.decks))
 
 
 def _draw_deals(rng: np.random.Generator, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -152,7 +161,7 @@ def run_native_games(n: int, bots: Sequence[Bot], seed: Optional[int] = None, ru
     Raises ``InvalidArgumentError`` for other bots, laizi or two-deck rules."""
     rules = Rules.coerce(rules)
     policy = native_policy(bots)
-    if policy is None or native_runner(bots, rules) is None:
+    if policy is None or native_runner(bots, rules) is not run_native_games:
         raise InvalidArgumentError("run_native_games plays RandomBot and default RuleBot seats under one-deck "
                                    "rules without laizi; use run_games")
     if beans is not None and (len(beans) != 3 or any(not isinstance(b, int) or b < 0 for b in beans)):
@@ -181,5 +190,92 @@ def run_native_games(n: int, bots: Sequence[Bot], seed: Optional[int] = None, ru
             progress(done)
     if parts:
         _add_games(stats, {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}, rules, room, beans)
+    stats.seconds = time.perf_counter() - t
+    return stats
+
+
+# -- five players ---------------------------------------------------------------------------
+
+_FiveDeals = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def _draw_five_deals(rng: np.random.Generator, k: int) -> _FiveDeals:
+    """The next ``k`` deals of ``rng`` as ``FiveGame`` draws them (a permutation
+    of the 108 card ids, 21 to each seat in turn and 3 to the bottom, then
+    the marked card among the dealt non-jokers; docs/rules.md §8): hands
+    (k, 5) as dealt and bottom (k,) card words, the marked card (k,), the
+    open landlord (k,) and the partner (k,; -1: alone)."""
+    perms = np.empty((k, 108), np.intp)
+    marked = np.empty(k, np.uint8)
+    for i in range(k):
+        perm = rng.permutation(108)
+        perms[i] = perm
+        pool = perm[:105][perm[:105] % 54 < 52]
+        marked[i] = pool[int(rng.random() * len(pool))]
+    units = _UNITS[perms % 54]
+    hands = units[:, :105].reshape(k, 5, 21).sum(axis=2, dtype=np.uint64)
+    where = np.argsort(perms, axis=1)  # where[i, card]: its position in deal i
+    pos = where[np.arange(k), marked.astype(np.intp)]
+    twin = where[np.arange(k), ((marked.astype(np.intp) + 54) % 108)]
+    open_ll = (pos // 21).astype(np.int8)
+    partner = np.where((twin < 105) & (twin // 21 != open_ll), twin // 21, -1).astype(np.int8)
+    return np.ascontiguousarray(hands), units[:, 105:].sum(axis=1, dtype=np.uint64), marked, open_ll, partner
+
+
+def _add_five_games(stats: FiveStats, cols: dict[str, np.ndarray], room: Optional[Room],
+                    beans: Optional[Sequence[int]]) -> None:
+    """Count the five-player games of ``cols`` in ``stats`` (docs/rules.md §8),
+    settling each distinct outcome (landlords, winning side, bombs, chosen
+    reveal, spring, doubling) once."""
+    if not len(cols["landlord"]):
+        return
+    initial = room.initial_multiplier if room is not None else 1
+    partner = cols["partner"].astype(np.int64)
+    won = (cols["winner"] == cols["landlord"]) | (cols["winner"] == partner)
+    table = np.column_stack([cols["landlord"].astype(np.int64), partner, won, cols["bombs"],
+                             cols["reveals"].any(axis=1), cols["spring"], cols["doubles"], cols["public"] == 2])
+    first, counts, _ = _distinct_rows(table)
+    for row, times in zip(table[first].tolist(), counts.tolist()):
+        ll, hid, lw, bombs, reveal, spring, *doubles, played = row
+        m = FiveMultiplier(initial=initial, bombs=bombs, reveal=bool(reveal), spring=bool(spring))
+        s = settle_five((ll,) if hid < 0 else (ll, hid), bool(lw), 1, m, doubles[:5], room, beans)
+        stats.add_settlement(s, hid < 0, bool(played), times)
+
+
+def run_native_five_games(n: int, bots: Sequence[Bot], seed: Optional[int] = None, rules: Optional[Rules] = None,
+                          room: Optional[Room] = None, beans: Optional[Sequence[int]] = None,
+                          progress: Optional[Callable[[int], None]] = None) -> FiveStats:
+    """``simulation.run_five_games`` in the kernel (docs/rules.md §8), for five
+    ``RandomBot`` / default ``RuleBot`` seats: rule bots only give
+    ``run_five_games``'s statistics for the same ``seed`` (``seconds``
+    aside); with a random seat the games come from the kernel's streams (see
+    the module docstring).  Returns ``FiveStats``.  Raises
+    ``InvalidArgumentError`` for other bots or rules that are not two-deck."""
+    rules = Rules.coerce(rules) if rules is not None else Rules(decks=2)
+    policy = native_policy(bots)
+    if policy is None or native_runner(bots, rules) is not run_native_five_games:
+        raise InvalidArgumentError("run_native_five_games plays five RandomBot and default RuleBot seats under "
+                                   "two-deck rules; use run_five_games")
+    if beans is not None and (len(beans) != 5 or any(not isinstance(b, int) or b < 0 for b in beans)):
+        raise InvalidArgumentError(f"beans must be five ints >= 0, not {beans!r}")
+    may = [[room is None or room.may_double(s, ll, beans) for ll in range(5)] for s in range(5)]
+    given = all(p == RULE for p in policy)  # rule bots only: FiveGame's deals from this generator
+    rng = np.random.default_rng(seed) if given or seed is None else None
+    kseed = seed % (1 << 64) if seed is not None else 0 if given else int(rng.integers(0, 1 << 63))  # type: ignore[union-attr]
+    stats = FiveStats()
+    t = time.perf_counter()
+    done = 0
+    parts: list[dict[str, np.ndarray]] = []
+    while done < n:
+        want = min(_CHUNK, n - done)
+        deals = _draw_five_deals(rng, want) if given and rng is not None else (None,) * 5
+        cols, played, _ = _botplay._play_five_games(want, kseed, done, rules.flags, rules.doubling, may, policy,
+                                                    False, *deals)
+        parts.append(cols)
+        done += played
+        if progress is not None:
+            progress(done)
+    if parts:
+        _add_five_games(stats, {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}, room, beans)
     stats.seconds = time.perf_counter() - t
     return stats

@@ -842,7 +842,8 @@ def _simulate_five(n_games: int, bot_names: str, progress: bool, preset: str, do
     bots = _bot_list(bot_names, 5, seed)
     room = Room(coefficient=coefficient, rake=rake)
     bean_list = None if beans is None else [beans] * 5
-    stats = _run_bot_games(console, progress, run_five_games, n_games, bots, seed, rules, room, bean_list)
+    run = native_runner(bots, rules) or run_five_games  # random and rule bots play in the kernel
+    stats = _run_bot_games(console, progress, run, n_games, bots, seed, rules, room, bean_list)
     n = stats.games
     rows = [("landlords' side wins", f"{stats.landlord_wins} ({stats.landlord_win_rate:.1%})"),
             ("farmers' side wins", f"{stats.farmer_wins} ({stats.farmer_wins / n:.1%})"),

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..errors import InvalidArgumentError
 from ..game.five import FiveGame
-from ..game.settlement import Room, Settlement
+from ..game.settlement import FiveSettlement, Room, Settlement
 from ..game.three import Game
 from ..rules import Rules
 from .bots import AnyAction, Bot, RandomBot, _Indexable
@@ -178,15 +178,20 @@ class FiveStats(_Stats):
 
     def add(self, game: FiveGame) -> None:
         """Count one finished game."""
-        s = game.settlement()
-        self.solo += game.solo
         how = game.revealed_by
-        self.reveals_chosen += s.multiplier.reveal
-        self.reveals_played += how is not None and how[0] == "play"
-        self.bombs += s.multiplier.bombs
+        self.add_settlement(game.settlement(), game.solo, how is not None and how[0] == "play")
+
+    def add_settlement(self, s: FiveSettlement, solo: bool, reveal_played: bool, times: int = 1) -> None:
+        """Count ``times`` finished games that each settled as ``s``, the open
+        landlord alone or not (``solo``), the landlords made public by the
+        twin played or not (``reveal_played``)."""
+        self.solo += solo * times
+        self.reveals_chosen += s.multiplier.reveal * times
+        self.reveals_played += reveal_played * times
+        self.bombs += s.multiplier.bombs * times
         for seat in range(PLAYERS):
-            self.points[seat] += s.points[seat]
-        self._count(s, s.landlords)
+            self.points[seat] += s.points[seat] * times
+        self._count(s, s.landlords, times)
 
 
 _S = TypeVar("_S", SimulationStats, FiveStats)
