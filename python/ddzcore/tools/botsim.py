@@ -224,22 +224,30 @@ def _draw_five_deals(rng: np.random.Generator, k: int) -> _FiveDeals:
 
 def _add_five_games(stats: FiveStats, cols: dict[str, np.ndarray], room: Optional[Room],
                     beans: Optional[Sequence[int]]) -> None:
-    """Count the five-player games of ``cols`` in ``stats`` (docs/rules.md §8),
-    settling each distinct outcome (landlords, winning side, bombs, chosen
-    reveal, spring, doubling) once."""
+    """Count the five-player games of ``cols`` in ``stats`` (docs/rules.md §8).
+    ``settle_five`` reads the multiplier's total only, so games alike in
+    landlords, winning side, multiplier total and doubling settle alike:
+    each such outcome is settled once, and the counts by the multiplier's
+    parts (bombs, chosen reveals, springs) and by the twin played are summed
+    over the games themselves."""
     if not len(cols["landlord"]):
         return
     initial = room.initial_multiplier if room is not None else 1
     partner = cols["partner"].astype(np.int64)
     won = (cols["winner"] == cols["landlord"]) | (cols["winner"] == partner)
-    table = np.column_stack([cols["landlord"].astype(np.int64), partner, won, cols["bombs"],
-                             cols["reveals"].any(axis=1), cols["spring"], cols["doubles"], cols["public"] == 2])
+    bombs, reveal, spring = cols["bombs"].astype(np.int64), cols["reveals"].any(axis=1), cols["spring"].astype(bool)
+    total = np.left_shift(np.int64(initial), bombs + reveal + spring)
+    table = np.column_stack([cols["landlord"].astype(np.int64), partner, won, total, cols["doubles"]])
     first, counts, _ = _distinct_rows(table)
-    for row, times in zip(table[first].tolist(), counts.tolist()):
-        ll, hid, lw, bombs, reveal, spring, *doubles, played = row
-        m = FiveMultiplier(initial=initial, bombs=bombs, reveal=bool(reveal), spring=bool(spring))
-        s = settle_five((ll,) if hid < 0 else (ll, hid), bool(lw), 1, m, doubles[:5], room, beans)
-        stats.add_settlement(s, hid < 0, bool(played), times)
+    before = (stats.bombs, stats.reveals_chosen, stats.springs)
+    for i, times in zip(first.tolist(), counts.tolist()):
+        ll, hid, lw = table[i, :3].tolist()
+        m = FiveMultiplier(initial=initial, bombs=int(bombs[i]), reveal=bool(reveal[i]), spring=bool(spring[i]))
+        s = settle_five((ll,) if hid < 0 else (ll, hid), bool(lw), 1, m, cols["doubles"][i].tolist(), room, beans)
+        stats.add_settlement(s, hid < 0, False, times)
+    # the parts of the multiplier were counted from each outcome's first game: count them game by game
+    stats.bombs, stats.reveals_chosen, stats.springs = (b + int(x.sum()) for b, x in zip(before, (bombs, reveal, spring)))
+    stats.reveals_played += int((cols["public"] == 2).sum())
 
 
 def run_native_five_games(n: int, bots: Sequence[Bot], seed: Optional[int] = None, rules: Optional[Rules] = None,
