@@ -200,3 +200,39 @@ def test_cli_five_random_bots_run_in_the_kernel(monkeypatch: pytest.MonkeyPatch)
     rows = {line.split("│")[1].strip(): line.split("│")[2].strip() for line in out.splitlines() if line.count("│") == 3}
     assert used and rows["landlords' side wins"] == f"{ref.landlord_wins} ({ref.landlord_win_rate:.1%})"
     assert rows["average multiplier"] == f"{ref.average_multiplier:.2f}"
+
+
+# -- escape (逃跑), docs/rules.md §8 with §6's formula --------------------------------------------
+
+def test_escape_of_native_games_is_charged_by_the_rule_book() -> None:
+    """Deals and decisions of native games, cut at a random point where a random seat leaves:
+    FiveGame's charge equals §8's formula computed here from the deal itself (M: 2 per rank of
+    5-8 cards and per 3-4 jokers in each hand as dealt, the open landlord's with the bottom, and 2
+    for a chosen reveal; S: initial × Σ dbl(escaper) × dbl(opponent), halved with two landlords;
+    20 S / 10 S below M = 10, else 4 S M / 2 S M; shared by the other side, the partner out)."""
+    room = Room(coefficient=10, initial_multiplier=3)
+    cols = native(60, 31, TWO, room, None)
+    rng = random.Random(5)
+    big_m = 0
+    for i in range(60):
+        full = replay(cols, i, TWO, room, None)
+        g = FiveGame(TWO, deal=full.deal, marked=int(full.marked), room=room)
+        actions = [a for _, a in full.history]
+        for a in actions[:rng.randrange(len(actions))]:
+            g.apply(a)
+        seat = rng.randrange(5)
+        hands = [int(w) for w in cols["hands"][i]]  # as dealt, the open landlord's with the bottom
+        m = 2 ** (sum(((w >> (4 * r)) & 15) >= 5 for w in hands for r in range(13))
+                  + sum(((w >> 52) & 15) + ((w >> 56) & 15) >= 3 for w in hands)
+                  + any(a == FiveAction.REVEAL for a in actions[:len(g.history)]))
+        lords = g.landlords
+        opponents = [q for q in range(5) if (q in lords) != (seat in lords)]
+        s = 3 * sum(g.doubles[seat] * g.doubles[q] for q in opponents) / len(lords)
+        charge = (20 if seat in lords else 10) * s if m < 10 else (4 if seat in lords else 2) * s * m
+        g.escape(seat)
+        points = g.settlement().points
+        assert points[seat] == -charge and g.escape_multiplier() == m
+        assert all(points[q] == charge / len(opponents) for q in opponents)
+        assert all(points[q] == 0 for q in range(5) if q != seat and q not in opponents)
+        big_m += m >= 10
+    assert big_m  # both branches of the formula are met
