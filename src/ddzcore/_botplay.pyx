@@ -13,14 +13,14 @@
   draw), one per round in order.
 """
 
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdlib cimport free
 from libc.string cimport memset
 from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, int64_t, uint64_t
 
 from ddzcore.bits cimport *
 from ddzcore._state cimport (State, Undo, Rng, Buf, PlayState, GameOut, Columns, legal, push, is_over, rng_seed,
-                             rng_below, splitmix64, buf_reserve, deal, deal_five, state_set, game_init,
-                             landlord_side, MAX_MOVES)
+                             rng_below, buf_reserve, deal, deal_five, state_set, game_init, game_no_landlord,
+                             game_seed, landlord_side, Recs, recs_add, open_buffers, MAX_MOVES)
 from ddzcore._kernel cimport adopt_block
 
 import numpy as np
@@ -336,9 +336,7 @@ cdef int flow(Rng* r, const Flow* f, Deals* d, GameOut* g) noexcept nogil:
         if landlord >= 0:
             break
         if f.max_redeals >= 0 and g.redeals >= f.max_redeals:
-            g.landlord = g.winner = -1
-            g.base = g.bombs = g.spring = g.anti = 0
-            g.turns = 0
+            game_no_landlord(g)
             return -1
         g.redeals += 1
     g.hands[landlord] += g.bottom
@@ -379,12 +377,6 @@ cdef int bot_game(Rng* r, const Flow* f, Deals* d, Buf* b, GameOut* g) noexcept 
     g.spring = s.owner == landlord and s.farmer_plays == 0
     g.anti = s.owner != landlord and s.landlord_plays == 1
     return 0
-
-
-cdef inline uint64_t game_seed(uint64_t seed, uint64_t game) noexcept nogil:
-    """Seed of game number `game` of a run (as ``simulate``'s: the same streams)."""
-    cdef uint64_t x = seed ^ (game * 0xD1B54A32D192ED03ULL)
-    return splitmix64(&x)
 
 
 def _play_games(Py_ssize_t n_games, uint64_t seed, uint64_t first_game, int flags, bint points, bint rob_back,
@@ -430,10 +422,8 @@ def _play_games(Py_ssize_t n_games, uint64_t seed, uint64_t first_game, int flag
             d.first = &df[0]
     cdef Columns c = Columns(n_games, 3)
     cdef Py_ssize_t used = 0
-    b.p = NULL
-    b.cap = 0
-    if not buf_reserve(&b, MAX_MOVES):
-        raise MemoryError()
+    cdef Recs none
+    open_buffers(&b, &none, 0, 0)
     with nogil:
         for i in range(n_games):
             rng_seed(&r, game_seed(seed, first_game + <uint64_t>i))
@@ -494,12 +484,6 @@ cdef struct FiveExtra:
     int8_t public       # how the landlords became public: 0 not, 1 a chosen reveal, 2 the twin played
 
 
-cdef struct FiveRec:
-    FiveMove* p
-    Py_ssize_t n
-    Py_ssize_t cap
-
-
 cdef int five_deal(Rng* r, FiveDeals* d, GameOut* g, int* open_ll, int* partner) noexcept nogil:
     """The next deal into g.hands (as dealt), g.bottom and g.marked, the landlords
     into *open_ll and *partner (-1: alone): the caller's next deal, else
@@ -524,7 +508,7 @@ cdef inline bint fchoose(Rng* r, int policy, bint rule_says) noexcept nogil:
     return rule_says if policy == RULE else rng_below(r, 2) == 1
 
 
-cdef int five_game(Rng* r, const FiveFlow* f, FiveDeals* d, Buf* b, FiveRec* rec, GameOut* g,
+cdef int five_game(Rng* r, const FiveFlow* f, FiveDeals* d, Buf* b, Recs* rec, GameOut* g,
                    FiveExtra* x) noexcept nogil:
     """One five-player game with the flow of ``FiveGame`` (docs/rules.md §8):
     the reveal asked of every seat in turn from the open landlord (landlords
@@ -537,10 +521,11 @@ cdef int five_game(Rng* r, const FiveFlow* f, FiveDeals* d, Buf* b, FiveRec* rec
     0, 1 when the given deals ran out, -1 when out of memory."""
     cdef State s
     cdef Undo u
-    cdef int i, p, op, hid, mrank, face[5], fc, have, kc, lo, hi, total, pick, marked
+    cdef int i, p, op, hid, mrank, fc, have, kc, lo, hi, total, pick, marked
+    cdef int face[5]
     cdef unsigned int allies, lords
     cdef Py_ssize_t n, k
-    cdef FiveMove* grown
+    cdef FiveMove* m
     game_init(g)
     if five_deal(r, d, g, &op, &hid):
         return 1
@@ -615,17 +600,13 @@ cdef int five_game(Rng* r, const FiveFlow* f, FiveDeals* d, Buf* b, FiveRec* rec
             if p == hid or (hid < 0 and face[p] == 0):
                 x.public = 2
         if rec != NULL:
-            if rec.n == rec.cap:
-                grown = <FiveMove*>realloc(rec.p, 2 * rec.cap * sizeof(FiveMove))
-                if grown == NULL:
-                    return -1
-                rec.p = grown
-                rec.cap *= 2
-            rec.p[rec.n].cards = b.p[k].cards
-            rec.p[rec.n].info = <uint16_t>b.p[k].info
-            rec.p[rec.n].seat = p
-            rec.p[rec.n].marked = marked
-            rec.n += 1
+            m = <FiveMove*>recs_add(rec)
+            if m == NULL:
+                return -1
+            m.cards = b.p[k].cards
+            m.info = <uint16_t>b.p[k].info
+            m.seat = p
+            m.marked = marked
     g.winner = s.owner
     g.turns = s.ply
     g.bombs = s.bombs
@@ -652,7 +633,7 @@ def _play_five_games(Py_ssize_t n_games, uint64_t seed, uint64_t first_game, int
     cdef Rng r
     cdef GameOut g
     cdef FiveExtra x
-    cdef FiveRec rec
+    cdef Recs rec
     cdef Py_ssize_t i, done = 0, used = 0
     cdef int err = 0, k, j, rc
     cdef const u64[:, ::1] dh
@@ -681,18 +662,7 @@ def _play_five_games(Py_ssize_t n_games, uint64_t seed, uint64_t first_game, int
     cdef uint8_t[:, ::1] c_dbl = doubles, c_rev = reveals
     cdef int8_t[::1] c_pub = public
     cdef int64_t[::1] c_off = offsets
-    b.p = NULL
-    b.cap = 0
-    rec.p = NULL
-    rec.n = rec.cap = 0
-    if not buf_reserve(&b, MAX_MOVES):
-        raise MemoryError()
-    if record:
-        rec.cap = 128 * n_games + 64
-        rec.p = <FiveMove*>malloc(rec.cap * sizeof(FiveMove))
-        if rec.p == NULL:
-            free(b.p)
-            raise MemoryError()
+    open_buffers(&b, &rec, 128 * n_games + 64 if record else 0, sizeof(FiveMove))
     with nogil:
         for i in range(n_games):
             rng_seed(&r, game_seed(seed, first_game + <uint64_t>i))

@@ -11,11 +11,12 @@ The Python side is ``ddzcore.sampling`` and ``ddzcore.evaluate``, which
 validate every argument; these functions trust theirs.
 """
 
-from libc.string cimport memcpy, memset
+from libc.string cimport memcpy
 from libc.stdint cimport int8_t, uint8_t, int32_t, int64_t, uint64_t
 
 from ddzcore.bits cimport *
-from ddzcore._state cimport State, Undo, PlayState, legal, push, is_over, Rng, rng_seed, rng_below, splitmix64, MAX_MOVES
+from ddzcore._state cimport (State, Undo, PlayState, legal, push, is_over, Rng, rng_seed, rng_below, splitmix64,
+                             state_set, MAX_MOVES)
 from ddzcore._botplay cimport rule_play
 
 cimport numpy as cnp
@@ -159,13 +160,10 @@ def _greedy_plays(u64 hand, int flags):
     cdef MoveRec buf[MAX_MOVES]
     cdef Py_ssize_t n
     cdef int k, plays = 0
-    memset(&s, 0, sizeof(State))  # the seats and partners a three-player game leaves empty
-    s.hand[0] = hand
-    s.hand[1] = s.hand[2] = 0
-    s.flags = flags
-    s.landlord = 0
-    s.bombs = s.landlord_plays = s.farmer_plays = 0
-    s.ply = 0
+    cdef u64 alone[3]
+    alone[0] = hand
+    alone[1] = alone[2] = 0
+    state_set(&s, alone, 3, 0, 0, flags, 0, -1, 0, -1, 0, 0, 0)
     while s.hand[0]:
         s.turn = 0
         s.last_cards = s.last_info = 0

@@ -49,6 +49,7 @@ pass of the round clears the move to beat, so the owner leads freely.
 """
 
 from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, int32_t, int64_t, uint64_t
+from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memset
 
 from ddzcore.bits cimport (u64, MoveRec, C_PASS, C_JOKER_BOMB, F_TWO_DECKS, info_combo, is_bomb_combo,
@@ -355,3 +356,64 @@ cdef class Columns:
     cdef u64[:, ::1] hands
     cdef uint8_t[:, ::1] calls, shows, doubles
     cdef void put(self, Py_ssize_t i, const GameOut* g) noexcept nogil
+
+
+# --- five ---
+
+cdef inline void game_no_landlord(GameOut* g) noexcept nogil:
+    """End *g at the redeal cap with no landlord (docs/rules.md §4): nobody
+    played, won or scored."""
+    g.landlord = g.winner = -1
+    g.base = g.bombs = g.spring = g.anti = 0
+    g.turns = 0
+
+
+cdef inline uint64_t game_seed(uint64_t seed, uint64_t game) noexcept nogil:
+    """Seed of game number `game` of a run: every game has its own stream, so
+    a run split into chunks (first_game) replays exactly (simulate, the bot
+    games, the vector environments' episodes)."""
+    cdef uint64_t x = seed ^ (game * 0xD1B54A32D192ED03ULL)
+    return splitmix64(&x)
+
+
+# A growable block of n records of `size` bytes each (p[0 : n * size]),
+# for the recorded moves of whole games; the caller frees p or hands it to
+# NumPy (_kernel.adopt_block).
+cdef struct Recs:
+    char* p
+    Py_ssize_t n
+    Py_ssize_t cap
+    Py_ssize_t size
+
+
+cdef inline void* recs_add(Recs* r) noexcept nogil:
+    """Room for one more record (counted in r.n), NULL when out of memory."""
+    cdef char* grown
+    if r.n == r.cap:
+        grown = <char*>realloc(r.p, 2 * r.cap * r.size)
+        if grown == NULL:
+            return NULL
+        r.p = grown
+        r.cap *= 2
+    r.n += 1
+    return r.p + (r.n - 1) * r.size
+
+
+cdef inline int open_buffers(Buf* b, Recs* rec, Py_ssize_t records, Py_ssize_t size) except -1:
+    """A move buffer of MAX_MOVES records in *b and room for `records` (> 0)
+    records of `size` bytes in *rec, or none (records 0: rec.p NULL);
+    MemoryError when out of memory (nothing left allocated)."""
+    b.p = NULL
+    b.cap = 0
+    rec.p = NULL
+    rec.n = rec.cap = 0
+    rec.size = size
+    if not buf_reserve(b, MAX_MOVES):
+        raise MemoryError()
+    if records:
+        rec.p = <char*>malloc(records * size)
+        if rec.p == NULL:
+            free(b.p)
+            raise MemoryError()
+        rec.cap = records
+    return 0

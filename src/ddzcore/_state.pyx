@@ -213,12 +213,6 @@ cdef struct Flow:
     int five            # 1: five players, two decks (docs/rules.md §8; flags has F_TWO_DECKS)
 
 
-cdef struct Rec:
-    MoveOut* p
-    Py_ssize_t n
-    Py_ssize_t cap
-
-
 cdef int call_rob(Rng* r, int first, int rob_back, GameOut* g) noexcept nogil:
     """docs/rules.md §4 with uniformly random choices: the landlord, or -1 when all pass.
 
@@ -297,13 +291,13 @@ cdef void start_play(State* s, const u64* hands, int n, int flags, int landlord,
     state_set(s, hands, n, 0, 0, flags, landlord, -1, landlord, partner, 0, 0, 0)
 
 
-cdef int random_game(Rng* r, const Flow* f, Buf* b, Rec* rec, GameOut* g) noexcept nogil:
+cdef int random_game(Rng* r, const Flow* f, Buf* b, Recs* rec, GameOut* g) noexcept nogil:
     """Deal, call and play one game with uniformly random choices into *g;
     moves appended to *rec when rec is not NULL.  0, or -1 when out of memory."""
     cdef State s
     cdef int landlord, i, partner = -1, flags = f.flags
     cdef u64 cards, info
-    cdef MoveOut* grown
+    cdef MoveOut* m
     game_init(g)
     if f.five:
         # docs/rules.md §8: no calling; the marked card names the landlords (reveal and doubling left out)
@@ -327,9 +321,7 @@ cdef int random_game(Rng* r, const Flow* f, Buf* b, Rec* rec, GameOut* g) noexce
             if landlord >= 0:
                 break
             if f.max_redeals >= 0 and g.redeals >= f.max_redeals:
-                g.landlord = g.winner = -1
-                g.base = g.bombs = g.spring = g.anti = 0
-                g.turns = 0
+                game_no_landlord(g)
                 return 0
             g.redeals += 1
         if f.laizi:     # docs/rules.md §7: a rank from 3 to 2 drawn once the landlord is known
@@ -345,16 +337,12 @@ cdef int random_game(Rng* r, const Flow* f, Buf* b, Rec* rec, GameOut* g) noexce
         if info_combo(info) == C_SOFT_BOMB:
             g.soft += 1
         if rec != NULL:
-            if rec.n == rec.cap:
-                grown = <MoveOut*>realloc(rec.p, 2 * rec.cap * sizeof(MoveOut))
-                if grown == NULL:
-                    return -1
-                rec.p = grown
-                rec.cap *= 2
-            rec.p[rec.n].cards = cards
-            rec.p[rec.n].info = <uint16_t>info
-            rec.p[rec.n].seat = i
-            rec.n += 1
+            m = <MoveOut*>recs_add(rec)
+            if m == NULL:
+                return -1
+            m.cards = cards
+            m.info = <uint16_t>info
+            m.seat = i
     g.winner = s.owner
     g.turns = s.ply
     g.bombs = s.bombs
@@ -379,13 +367,6 @@ cdef bint state_anti_spring(const State* s) noexcept nogil:
     """Over, three players, a farmer won and the landlord played exactly one
     combination (反春, docs/rules.md §3); five players have none (§8)."""
     return is_over(s) and s.extra_seats == 0 and s.owner != s.landlord and s.landlord_plays == 1
-
-
-cdef inline uint64_t game_seed(uint64_t seed, uint64_t game) noexcept nogil:
-    """Seed of game number `game` of a run: every game has its own stream, so
-    a run split into chunks (first_game) replays exactly."""
-    cdef uint64_t x = seed ^ (game * 0xD1B54A32D192ED03ULL)
-    return splitmix64(&x)
 
 
 cdef class Columns:
@@ -464,7 +445,7 @@ def _simulate(Py_ssize_t n_games, uint64_t seed, int flags, bint points, bint ro
     (then ``flags`` are two-deck rule flags)."""
     cdef Flow f
     cdef Buf b
-    cdef Rec rec
+    cdef Recs rec
     cdef Rng r
     cdef GameOut g
     cdef Py_ssize_t i
@@ -480,19 +461,7 @@ def _simulate(Py_ssize_t n_games, uint64_t seed, int flags, bint points, bint ro
     cdef Columns c = Columns(n_games, players)
     offsets = np.zeros(n_games + 1 if record else 0, np.int64)
     cdef int64_t[::1] c_off = offsets
-    b.p = NULL
-    b.cap = 0
-    rec.p = NULL
-    rec.n = 0
-    rec.cap = 0
-    if not buf_reserve(&b, MAX_MOVES):
-        raise MemoryError()
-    if record:
-        rec.cap = 64 * n_games + 64
-        rec.p = <MoveOut*>malloc(rec.cap * sizeof(MoveOut))
-        if rec.p == NULL:
-            free(b.p)
-            raise MemoryError()
+    open_buffers(&b, &rec, 64 * n_games + 64 if record else 0, sizeof(MoveOut))
     with nogil:
         for i in range(n_games):
             rng_seed(&r, game_seed(seed, first_game + <uint64_t>i))

@@ -37,7 +37,8 @@ from libc.stdint cimport int8_t, uint8_t, int32_t, int64_t, uint32_t, uint64_t
 from libc.math cimport ldexp
 
 from ddzcore.bits cimport *
-from ddzcore._state cimport State, Undo, Rng, legal, push, is_over, rng_seed, rng_below, splitmix64, deal, MAX_MOVES
+from ddzcore._state cimport (State, Undo, Rng, legal, push, is_over, rng_seed, rng_below, deal, state_set, game_seed,
+                             MAX_MOVES)
 from ddzcore._douzero cimport encode_rows
 
 cimport numpy as cnp
@@ -236,11 +237,6 @@ cdef inline int32_t find_id(const Core* v, u64 c, u64 i) noexcept nogil:
         h = (h + 1) & v.hmask
 
 
-cdef inline uint64_t env_seed(uint64_t seed, uint64_t k) noexcept nogil:
-    cdef uint64_t x = seed ^ (k * 0xD1B54A32D192ED03ULL)
-    return splitmix64(&x)
-
-
 cdef inline void counts(int8_t* dst, u64 w) noexcept nogil:
     cdef int r
     for r in range(15):
@@ -256,17 +252,10 @@ cdef void new_game(Env* e, int flags) noexcept nogil:
     L = rng_below(&e.rng, 3)
     hands[L] += bottom
     for i in range(3):
-        e.st.hand[i] = hands[i]
         e.dealt[i] = hands[i]
         e.last_act[i] = 0
     e.bottom = bottom
-    e.st.last_cards = e.st.last_info = 0
-    e.st.flags = flags
-    e.st.ply = 0
-    e.st.turn = L
-    e.st.owner = -1
-    e.st.landlord = L
-    e.st.bombs = e.st.landlord_plays = e.st.farmer_plays = 0
+    state_set(&e.st, hands, 3, 0, 0, flags, L, -1, L, -1, 0, 0, 0)
     e.nseq = 0
 
 
@@ -718,7 +707,7 @@ cdef class VecCore:
         cdef Py_ssize_t k
         cdef uint64_t s
         for k in range(self.c.K):
-            s = env_seed(seed, <uint64_t>k)
+            s = game_seed(seed, <uint64_t>k)
             rng_seed(&self.envs[k].rng, s)
             rng_seed(&self.envs[k].arng, s ^ 0x616374696F6E73ULL)   # "actions"
 
