@@ -197,7 +197,8 @@ def test_cli_five_random_bots_run_in_the_kernel(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(cli_game, "native_runner", lambda bots, rules: used.append(bots) or real)
     out = cli(["--games", "500", "--seed", "21"])
     ref = botsim.run_native_five_games(500, [RandomBot()] * 5, 21, TWO, Room())
-    rows = {line.split("│")[1].strip(): line.split("│")[2].strip() for line in out.splitlines() if line.count("│") == 3}
+    rows = {line.split("│")[1].strip(): line.split("│")[2].strip()
+            for line in out.splitlines() if line.count("│") == 3}
     assert used and rows["landlords' side wins"] == f"{ref.landlord_wins} ({ref.landlord_win_rate:.1%})"
     assert rows["average multiplier"] == f"{ref.average_multiplier:.2f}"
 

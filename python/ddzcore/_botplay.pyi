@@ -13,3 +13,10 @@ def _play_games(n_games: int, seed: int, first_game: int, flags: int, points: bo
                 may_double: Sequence[Sequence[bool]], policy: Sequence[int],
                 deal_hands: Optional[np.ndarray] = None, deal_bottom: Optional[np.ndarray] = None,
                 deal_first: Optional[np.ndarray] = None) -> tuple[dict[str, np.ndarray], int, int]: ...
+
+FIVE_MOVE_DTYPE: np.dtype
+def _play_five_games(n_games: int, seed: int, first_game: int, flags: int, doubling: bool,
+                     may_double: Sequence[Sequence[bool]], policy: Sequence[int], record: bool = False,
+                     deal_hands: Optional[np.ndarray] = None, deal_bottom: Optional[np.ndarray] = None,
+                     deal_marked: Optional[np.ndarray] = None, deal_open: Optional[np.ndarray] = None,
+                     deal_partner: Optional[np.ndarray] = None) -> tuple[dict[str, np.ndarray], int, int]: ...

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from enum import IntEnum
 from numbers import Integral
-from typing import Iterable, Iterator, Optional, Union
+from typing import Callable, ClassVar, Iterable, Iterator, Optional, Sequence, TypeVar, Union
 
 from .errors import InvalidCardsError
 
@@ -279,22 +279,54 @@ def _card_rank(c: int) -> int:
 _UNIT = [1 << (4 * _card_rank(c % 54)) for c in range(_TWO_DECKS)]
 
 
-class Card(int):
+_C = TypeVar("_C", bound="_Concrete")
+
+
+class _Concrete(int):
+    """What ``Card`` and ``FiveCard`` share: made from an id below ``_IDS`` or
+    from the text of one card (``parse``, through the class's ``_parse_all``)."""
+
+    __slots__ = ()
+    _IDS: ClassVar[int]
+    _WHAT: ClassVar[str]  # "a card id": the error's words
+    _EXAMPLE: ClassVar[str]  # cards to write instead of a bad text
+    _parse_all: ClassVar[Callable[[str], Sequence[int]]]
+
+    def __new__(cls: "type[_C]", value: "int | str") -> _C:
+        if isinstance(value, str):
+            return cls.parse(value)
+        if not isinstance(value, Integral) or isinstance(value, bool) or not 0 <= value < cls._IDS:
+            raise InvalidCardsError(f"{value!r} is not {cls._WHAT} (0..{cls._IDS - 1})")
+        return int.__new__(cls, value)
+
+    @classmethod
+    def parse(cls: "type[_C]", text: str) -> _C:
+        """One card from text (see the class); ``InvalidCardsError`` unless exactly one."""
+        cards = cls._parse_all(text)
+        if len(cards) != 1:
+            raise InvalidCardsError(f"{text!r} is not one card (write e.g. {cls._EXAMPLE})")
+        return int.__new__(cls, cards[0])
+
+
+def _distinct(cards: "list[_C]", text: str) -> "list[_C]":
+    """``cards`` read from ``text``; ``InvalidCardsError`` naming a card given twice."""
+    if len(set(cards)) != len(cards):
+        dup = next(c for c in cards if cards.count(c) > 1)
+        raise InvalidCardsError(f"card {dup} is given twice in {text!r}")
+    return cards
+
+
+class Card(_Concrete):
     """A concrete card (docs/rules.md §1): an int 0-53.  ``4 × rank + suit`` for the
     ranks 3..2 (suits S, H, C, D = 0..3), 52 the small joker ``B``, 53 the big
-    joker ``R``.  ``str(Card(0)) == "S3"``; ``Card.parse("HT")``.
+    joker ``R``.  ``str(Card(0)) == "S3"``; ``Card.parse("HT")`` (one card:
+    suit letter then rank, ``S3``, ``h10``, ``DA``, or ``B`` / ``R``).
 
     Raises ``InvalidCardsError`` for a value or text that is not a card.
     """
 
     __slots__ = ()
-
-    def __new__(cls, value: "int | str") -> "Card":
-        if isinstance(value, str):
-            return cls.parse(value)
-        if not isinstance(value, Integral) or isinstance(value, bool) or not 0 <= value < 54:
-            raise InvalidCardsError(f"{value!r} is not a card id (0..53)")
-        return int.__new__(cls, value)
+    _IDS, _WHAT, _EXAMPLE = 54, "a card id", "S3, HT, B"
 
     @property
     def rank(self) -> Rank:
@@ -313,14 +345,6 @@ class Card(int):
 
     def __repr__(self) -> str:
         return f"Card({str(self)!r})"
-
-    @classmethod
-    def parse(cls, text: str) -> "Card":
-        """One card from text: suit letter then rank (``S3``, ``h10``, ``DA``), or ``B`` / ``R``."""
-        cards = parse_cards(text)
-        if len(cards) != 1:
-            raise InvalidCardsError(f"{text!r} is not one card (write e.g. S3, HT, B)")
-        return cards[0]
 
 
 def parse_cards(text: str) -> list[Card]:
@@ -345,15 +369,12 @@ def parse_cards(text: str) -> list[Card]:
             continue
         raise InvalidCardsError(f"bad card at {text[i:i + 3]!r} in {text!r}: write a suit S H C D then a rank "
                                 f"3456789TJQKA2, or B / R for the jokers")
-    if len(set(out)) != len(out):
-        dup = next(c for c in out if out.count(c) > 1)
-        raise InvalidCardsError(f"card {dup} is given twice in {text!r}")
-    return out
+    return _distinct(out, text)
 
 
 # -- concrete cards of two decks (docs/rules.md §1, §8) -----------------------------------------
 
-class FiveCard(int):
+class FiveCard(_Concrete):
     """A concrete card of the two decks (docs/rules.md §1): an int 0-107,
     ``copy × 54 + Card`` (``Card``: ``4 × rank + suit``, 52 ``B``, 53 ``R``).
     Text: the one-deck card text, plus ``'`` for deck copy 1 (``S3``,
@@ -363,13 +384,7 @@ class FiveCard(int):
     """
 
     __slots__ = ()
-
-    def __new__(cls, value: "int | str") -> "FiveCard":
-        if isinstance(value, str):
-            return cls.parse(value)
-        if not isinstance(value, Integral) or isinstance(value, bool) or not 0 <= value < _TWO_DECKS:
-            raise InvalidCardsError(f"{value!r} is not a two-deck card id (0..107)")
-        return int.__new__(cls, value)
+    _IDS, _WHAT, _EXAMPLE = _TWO_DECKS, "a two-deck card id", "S3, HT', B"
 
     @property
     def card(self) -> Card:
@@ -401,14 +416,6 @@ class FiveCard(int):
 
     def __repr__(self) -> str:
         return f"FiveCard({str(self)!r})"
-
-    @classmethod
-    def parse(cls, text: str) -> "FiveCard":
-        """One card from text: ``S3``, ``h10'``, ``B``, ``R'``."""
-        cards = parse_five_cards(text)
-        if len(cards) != 1:
-            raise InvalidCardsError(f"{text!r} is not one card (write e.g. S3, HT', B)")
-        return cards[0]
 
 
 def _scan(text: str) -> list[tuple[Optional[int], int]]:
@@ -445,14 +452,15 @@ def parse_five_cards(text: str) -> list[FiveCard]:
     (separators optional, case-insensitive, ``10`` for T; ``B`` and ``R``
     alone are copy 0).  Raises ``InvalidCardsError`` naming the bad part, or
     a card given twice."""
-    out = []
+    out: list[FiveCard] = []
     for c, r in _scan(text):
         if c is None:
             if r < 13:
                 raise InvalidCardsError(f"{RANK_CHARS[r]!r} in {text!r} has no suit (write e.g. S{RANK_CHARS[r]})")
             c = 39 + r  # B -> 52, R -> 53
         out.append(int.__new__(FiveCard, c))
-    if len(set(out)) != len(out):
-        dup = next(c for c in out if out.count(c) > 1)
-        raise InvalidCardsError(f"card {dup} is given twice in {text!r}")
-    return out
+    return _distinct(out, text)
+
+
+Card._parse_all = staticmethod(parse_cards)
+FiveCard._parse_all = staticmethod(parse_five_cards)

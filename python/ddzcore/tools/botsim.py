@@ -83,6 +83,16 @@ def native_runner(bots: Sequence[Bot], rules: Optional[Rules] = None) -> "Callab
     return {(3, 1): run_native_games, (5, 2): run_native_five_games}.get((len(bots), rules.decks))
 
 
+def _streams(seed: Optional[int], given: bool) -> tuple[Optional[np.random.Generator], int]:
+    """The generator of the deals (``given``: rule bots only, the deals the
+    Python games draw from ``default_rng(seed)``; also the source of a fresh
+    kernel seed when ``seed`` is ``None``) and the kernel seed."""
+    rng = np.random.default_rng(seed) if given or seed is None else None
+    if seed is not None:
+        return rng, seed % (1 << 64)
+    return rng, 0 if given or rng is None else int(rng.integers(0, 1 << 63))
+
+
 def _draw_deals(rng: np.random.Generator, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The next ``k`` deals of ``rng`` as ``Game`` draws them (a permutation of
     the 54 cards, 17 to each seat in turn and 3 to the bottom, then the first
@@ -168,8 +178,7 @@ def run_native_games(n: int, bots: Sequence[Bot], seed: Optional[int] = None, ru
         raise InvalidArgumentError(f"beans must be three ints >= 0, not {beans!r}")
     flow = _kernel_args(rules, room, beans)
     given = policy == (RULE, RULE, RULE)  # rule bots only: Game's deals from this generator
-    rng = np.random.default_rng(seed) if given or seed is None else None
-    kseed = seed % (1 << 64) if seed is not None else 0 if given else int(rng.integers(0, 1 << 63))  # type: ignore[union-attr]
+    rng, kseed = _streams(seed, given)
     stats = SimulationStats()
     t = time.perf_counter()
     hands, bottom, first = np.empty((0, 3), np.uint64), np.empty(0, np.uint64), np.empty(0, np.int8)
@@ -235,7 +244,8 @@ def _add_five_games(stats: FiveStats, cols: dict[str, np.ndarray], room: Optiona
     initial = room.initial_multiplier if room is not None else 1
     partner = cols["partner"].astype(np.int64)
     won = (cols["winner"] == cols["landlord"]) | (cols["winner"] == partner)
-    bombs, reveal, spring = cols["bombs"].astype(np.int64), cols["reveals"].any(axis=1), cols["spring"].astype(bool)
+    bombs, spring = cols["bombs"].astype(np.int64), cols["spring"].astype(bool)
+    reveal = cols["reveals"].max(axis=1) > 0
     total = np.left_shift(np.int64(initial), bombs + reveal + spring)
     table = np.column_stack([cols["landlord"].astype(np.int64), partner, won, total, cols["doubles"]])
     first, counts, _ = _distinct_rows(table)
@@ -246,7 +256,8 @@ def _add_five_games(stats: FiveStats, cols: dict[str, np.ndarray], room: Optiona
         s = settle_five((ll,) if hid < 0 else (ll, hid), bool(lw), 1, m, cols["doubles"][i].tolist(), room, beans)
         stats.add_settlement(s, hid < 0, False, times)
     # the parts of the multiplier were counted from each outcome's first game: count them game by game
-    stats.bombs, stats.reveals_chosen, stats.springs = (b + int(x.sum()) for b, x in zip(before, (bombs, reveal, spring)))
+    stats.bombs, stats.reveals_chosen, stats.springs = (b + int(x.sum())
+                                                        for b, x in zip(before, (bombs, reveal, spring)))
     stats.reveals_played += int((cols["public"] == 2).sum())
 
 
@@ -268,8 +279,7 @@ def run_native_five_games(n: int, bots: Sequence[Bot], seed: Optional[int] = Non
         raise InvalidArgumentError(f"beans must be five ints >= 0, not {beans!r}")
     may = [[room is None or room.may_double(s, ll, beans) for ll in range(5)] for s in range(5)]
     given = all(p == RULE for p in policy)  # rule bots only: FiveGame's deals from this generator
-    rng = np.random.default_rng(seed) if given or seed is None else None
-    kseed = seed % (1 << 64) if seed is not None else 0 if given else int(rng.integers(0, 1 << 63))  # type: ignore[union-attr]
+    rng, kseed = _streams(seed, given)
     stats = FiveStats()
     t = time.perf_counter()
     done = 0
