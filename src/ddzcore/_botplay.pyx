@@ -20,7 +20,7 @@ from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, int64_t, uint64_t
 from ddzcore.bits cimport *
 from ddzcore._state cimport (State, Undo, Rng, Buf, PlayState, GameOut, Columns, legal, push, is_over, rng_seed,
                              rng_below, buf_reserve, deal, deal_five, state_set, game_init, game_no_landlord,
-                             game_seed, landlord_side, Recs, recs_add, open_buffers, MAX_MOVES)
+                             game_seed, landlord_side, Recs, recs_add, open_buffers, close_buffers, MAX_MOVES)
 from ddzcore._kernel cimport adopt_block
 
 import numpy as np
@@ -436,9 +436,7 @@ def _play_games(Py_ssize_t n_games, uint64_t seed, uint64_t first_game, int flag
             used = d.at
             done = i + 1
             c.put(i, &g)
-    free(b.p)
-    if err:
-        raise MemoryError()
+    close_buffers(&b, &none, err)
     cols = c.cols
     if done < n_games:
         cols = {key: v[:done] for key, v in cols.items()}
@@ -681,10 +679,7 @@ def _play_five_games(Py_ssize_t n_games, uint64_t seed, uint64_t first_game, int
             c_pub[i] = x.public
             if record:
                 c_off[i + 1] = rec.n
-    free(b.p)
-    if err:
-        free(rec.p)
-        raise MemoryError()
+    close_buffers(&b, &rec, err)
     cols = c.cols
     cols.update(doubles=doubles, reveals=reveals, public=public)
     if done < n_games:

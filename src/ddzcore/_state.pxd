@@ -417,3 +417,13 @@ cdef inline int open_buffers(Buf* b, Recs* rec, Py_ssize_t records, Py_ssize_t s
             raise MemoryError()
         rec.cap = records
     return 0
+
+
+cdef inline int close_buffers(Buf* b, Recs* rec, bint failed) except -1:
+    """Free open_buffers' move buffer; when `failed` (out of memory in the
+    games) also the records, and raise MemoryError."""
+    free(b.p)
+    if failed:
+        free(rec.p)
+        raise MemoryError()
+    return 0

@@ -471,10 +471,7 @@ def _simulate(Py_ssize_t n_games, uint64_t seed, int flags, bint points, bint ro
             c.put(i, &g)
             if record:
                 c_off[i + 1] = rec.n
-    free(b.p)
-    if err:
-        free(rec.p)
-        raise MemoryError()
+    close_buffers(&b, &rec, err)
     cols = c.cols
     if record:  # the records' block becomes the array: no copy
         cols["moves"] = adopt_block(RECORD_DTYPE, rec.p, rec.n, sizeof(MoveOut))

@@ -83,6 +83,19 @@ def native_runner(bots: Sequence[Bot], rules: Optional[Rules] = None) -> "Callab
     return {(3, 1): run_native_games, (5, 2): run_native_five_games}.get((len(bots), rules.decks))
 
 
+def _policy_of(bots: Sequence[Bot], rules: Rules, beans: Optional[Sequence[int]], runner: Callable[..., Any],
+               plays: str) -> tuple[int, ...]:
+    """The kernel policies of ``bots`` for ``runner``; ``InvalidArgumentError``
+    (``runner`` plays ``plays``) unless it is their runner under ``rules``,
+    or for beans that are not one int >= 0 a seat."""
+    policy = native_policy(bots)
+    if policy is None or native_runner(bots, rules) is not runner:
+        raise InvalidArgumentError(f"{runner.__name__} plays {plays}")
+    if beans is not None and (len(beans) != len(bots) or any(not isinstance(b, int) or b < 0 for b in beans)):
+        raise InvalidArgumentError(f"beans must be {len(bots)} ints >= 0, not {beans!r}")
+    return policy
+
+
 def _streams(seed: Optional[int], given: bool) -> tuple[Optional[np.random.Generator], int]:
     """The generator of the deals (``given``: rule bots only, the deals the
     Python games draw from ``default_rng(seed)``; also the source of a fresh
@@ -170,12 +183,8 @@ def run_native_games(n: int, bots: Sequence[Bot], seed: Optional[int] = None, ru
     is called after every few thousand games.  Returns ``SimulationStats``.
     Raises ``InvalidArgumentError`` for other bots, laizi or two-deck rules."""
     rules = Rules.coerce(rules)
-    policy = native_policy(bots)
-    if policy is None or native_runner(bots, rules) is not run_native_games:
-        raise InvalidArgumentError("run_native_games plays RandomBot and default RuleBot seats under one-deck "
-                                   "rules without laizi; use run_games")
-    if beans is not None and (len(beans) != 3 or any(not isinstance(b, int) or b < 0 for b in beans)):
-        raise InvalidArgumentError(f"beans must be three ints >= 0, not {beans!r}")
+    policy = _policy_of(bots, rules, beans, run_native_games, "RandomBot and default RuleBot seats under one-deck "
+                                                              "rules without laizi; use run_games")
     flow = _kernel_args(rules, room, beans)
     given = policy == (RULE, RULE, RULE)  # rule bots only: Game's deals from this generator
     rng, kseed = _streams(seed, given)
@@ -271,12 +280,8 @@ def run_native_five_games(n: int, bots: Sequence[Bot], seed: Optional[int] = Non
     the module docstring).  Returns ``FiveStats``.  Raises
     ``InvalidArgumentError`` for other bots or rules that are not two-deck."""
     rules = Rules.coerce(rules) if rules is not None else Rules(decks=2)
-    policy = native_policy(bots)
-    if policy is None or native_runner(bots, rules) is not run_native_five_games:
-        raise InvalidArgumentError("run_native_five_games plays five RandomBot and default RuleBot seats under "
-                                   "two-deck rules; use run_five_games")
-    if beans is not None and (len(beans) != 5 or any(not isinstance(b, int) or b < 0 for b in beans)):
-        raise InvalidArgumentError(f"beans must be five ints >= 0, not {beans!r}")
+    policy = _policy_of(bots, rules, beans, run_native_five_games, "five RandomBot and default RuleBot seats under "
+                                                                   "two-deck rules; use run_five_games")
     may = [[room is None or room.may_double(s, ll, beans) for ll in range(5)] for s in range(5)]
     given = all(p == RULE for p in policy)  # rule bots only: FiveGame's deals from this generator
     rng, kseed = _streams(seed, given)
