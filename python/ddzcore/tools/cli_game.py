@@ -863,8 +863,9 @@ def _with_players(cmd: click.Command, five: Callable[..., None]) -> None:
         if param.name == "seat":
             param.type = click.IntRange(0, 4)
             param.help = "Your seat (0-2; 0-4 with --players 5)."
-        elif param.name == "bot_names" and cmd.name == "play":
-            param.help = (param.help or "") + "  Four opponents with --players 5."
+        elif param.name == "bot_names":
+            param.help = (param.help or "") + ("  Four opponents with --players 5." if cmd.name == "play" else
+                                               "  Seats 0-4 with --players 5 (random and rule bots play in C).")
     cmd.params.append(click.Option(["--players"], type=click.Choice(["3", "5"]), default="3", show_default=True,
                                    help="3: the classic game; 5: the two-deck five-player game (五人斗地主, "
                                         "docs/rules.md §8: marked card, open and hidden landlord)."))
