@@ -291,13 +291,23 @@ cdef void start_play(State* s, const u64* hands, int n, int flags, int landlord,
     state_set(s, hands, n, 0, 0, flags, landlord, -1, landlord, partner, 0, 0, 0)
 
 
+cdef int record_move(Recs* rec, u64 cards, u64 info, int seat) noexcept nogil:
+    """Append one move to *rec (out of line: the play loop stays small); -1 when out of memory."""
+    cdef MoveOut* m = <MoveOut*>recs_add(rec)
+    if m == NULL:
+        return -1
+    m.cards = cards
+    m.info = <uint16_t>info
+    m.seat = seat
+    return 0
+
+
 cdef int random_game(Rng* r, const Flow* f, Buf* b, Recs* rec, GameOut* g) noexcept nogil:
     """Deal, call and play one game with uniformly random choices into *g;
     moves appended to *rec when rec is not NULL.  0, or -1 when out of memory."""
     cdef State s
     cdef int landlord, i, partner = -1, flags = f.flags
     cdef u64 cards, info
-    cdef MoveOut* m
     game_init(g)
     if f.five:
         # docs/rules.md §8: no calling; the marked card names the landlords (reveal and doubling left out)
@@ -336,13 +346,8 @@ cdef int random_game(Rng* r, const Flow* f, Buf* b, Recs* rec, GameOut* g) noexc
             return -1
         if info_combo(info) == C_SOFT_BOMB:
             g.soft += 1
-        if rec != NULL:
-            m = <MoveOut*>recs_add(rec)
-            if m == NULL:
-                return -1
-            m.cards = cards
-            m.info = <uint16_t>info
-            m.seat = i
+        if rec != NULL and record_move(rec, cards, info, i) < 0:
+            return -1
     g.winner = s.owner
     g.turns = s.ply
     g.bombs = s.bombs
