@@ -1,10 +1,13 @@
 """Stubs for the compiled play step of the games (src/ddzcore/_gamecore.pyx)."""
 
-from typing import Any
+from typing import Any, Sequence
 
+import numpy as np
 from typing_extensions import disjoint_base
 
 CORE_FIELDS: tuple[str, ...]
+
+def deal_perm(rng: np.random.Generator, n: int) -> tuple[list[int], float]: ...
 
 @disjoint_base
 class GameCore:
@@ -15,11 +18,18 @@ class GameCore:
     _bombs: int
     _soft: int
     _prules: Any
-    _hands: Any
     _last: Any
     _plays: Any
     _winner: Any
     _hist: Any
+    @property
+    def _hands(self) -> list[Any]: ...
+    @_hands.setter
+    def _hands(self, hands: Sequence[Any]) -> None: ...
+    def _set_words(self, words: Sequence[int]) -> None: ...
+    def _word(self, p: int) -> int: ...
+    def _add_word(self, p: int, word: int) -> None: ...
+    def _copy_core(self, g: GameCore) -> None: ...
     def current_player(self) -> int: ...
     def is_terminal(self) -> bool: ...
     def legal_actions(self) -> Any: ...

@@ -28,6 +28,8 @@ from ddzcore._errors import InvalidArgumentError, InvalidCardsError, InvalidMove
 
 cnp.import_array()
 
+cdef object _object_new = object.__new__
+
 
 cdef MoveRec* _scratch = NULL
 cdef Py_ssize_t _scratch_cap = 0
@@ -107,6 +109,10 @@ cdef class MoveList:
     """
 
     _move = staticmethod(_pair)
+    # A class whose items are instances of a type with the slots ``_cards``,
+    # ``_info`` and ``_rules`` names it here: indexing then fills a new one
+    # in C (no Python frame a move) instead of calling ``_move``.
+    _move_type = None
 
     def __cinit__(self):
         self._recs = NULL
@@ -189,8 +195,16 @@ cdef class MoveList:
     def __iter__(self):
         cdef Py_ssize_t i
         make = self._move
+        t = type(self)._move_type
         for i in range(self._n):
-            yield make(self._recs[i].cards, self._recs[i].info, self.rules)
+            if t is None:
+                yield make(self._recs[i].cards, self._recs[i].info, self.rules)
+            else:
+                m = _object_new(t)
+                m._cards = self._recs[i].cards
+                m._info = self._recs[i].info
+                m._rules = self.rules
+                yield m
 
     def __getitem__(self, i):
         cdef Py_ssize_t k, start, stop, step, length
@@ -212,6 +226,13 @@ cdef class MoveList:
             k += self._n
         if not 0 <= k < self._n:
             raise IndexError(f"move index {i} out of range for {self._n} moves")
+        t = type(self)._move_type
+        if t is not None:
+            m = _object_new(t)
+            m._cards = self._recs[k].cards
+            m._info = self._recs[k].info
+            m._rules = self.rules
+            return m
         return self._move(self._recs[k].cards, self._recs[k].info, self.rules)
 
     def _has(self, u64 cards, u64 info):
