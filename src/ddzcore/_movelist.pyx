@@ -28,7 +28,6 @@ from ddzcore._errors import InvalidArgumentError, InvalidCardsError, InvalidMove
 
 cnp.import_array()
 
-cdef object _object_new = object.__new__
 
 
 cdef MoveRec* _scratch = NULL
@@ -88,6 +87,14 @@ def _count(u64 hand, u64 lc, u64 li, int flags, rules, shown_hand, shown_last):
 
 cdef MoveRec _EMPTY[1]
 cdef tuple _NO_ARGS = ()
+
+cdef inline object _new_move(type t, u64 cards, u64 info, rules):
+    """A new ``t`` (``_move_type``) with its slots filled, ``__init__`` not called."""
+    m = (<PyTypeObject*>t).tp_new(t, <PyObject*>_NO_ARGS, NULL)
+    m._cards = cards
+    m._info = info
+    m._rules = rules
+    return m
 
 
 def _pair(cards, info, rules):
@@ -200,11 +207,7 @@ cdef class MoveList:
             if t is None:
                 yield make(self._recs[i].cards, self._recs[i].info, self.rules)
             else:
-                m = _object_new(t)
-                m._cards = self._recs[i].cards
-                m._info = self._recs[i].info
-                m._rules = self.rules
-                yield m
+                yield _new_move(t, self._recs[i].cards, self._recs[i].info, self.rules)
 
     def __getitem__(self, i):
         cdef Py_ssize_t k, start, stop, step, length
@@ -228,11 +231,7 @@ cdef class MoveList:
             raise IndexError(f"move index {i} out of range for {self._n} moves")
         t = type(self)._move_type
         if t is not None:
-            m = _object_new(t)
-            m._cards = self._recs[k].cards
-            m._info = self._recs[k].info
-            m._rules = self.rules
-            return m
+            return _new_move(t, self._recs[k].cards, self._recs[k].info, self.rules)
         return self._move(self._recs[k].cards, self._recs[k].info, self.rules)
 
     def _has(self, u64 cards, u64 info):
