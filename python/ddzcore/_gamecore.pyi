@@ -1,6 +1,6 @@
 """Stubs for the compiled play step of the games (src/ddzcore/_gamecore.pyx)."""
 
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 from typing_extensions import disjoint_base
@@ -8,6 +8,7 @@ from typing_extensions import disjoint_base
 CORE_FIELDS: tuple[str, ...]
 
 def deal_perm(rng: np.random.Generator, n: int) -> tuple[list[int], float]: ...
+def cards_word(cards: Iterable[int]) -> int: ...
 
 @disjoint_base
 class GameCore:

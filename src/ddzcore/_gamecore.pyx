@@ -22,7 +22,8 @@ Hands: ``_hands`` reads them as a new list of ``Hand`` objects (and takes
 such a list); ``_word(p)`` is seat ``p``'s card word and ``_add_word(p,
 w)`` adds ``w`` to it (subtracts when negative).  ``deal_perm(rng, n)``
 draws a deal's permutation exactly as ``rng.permutation(n)`` followed by
-``rng.random()`` does, from the generator's C interface.
+``rng.random()`` does, from the generator's C interface; ``cards_word``
+is the card word of card ids.
 
 This module imports nothing from the Python layer: the game class names
 its move, move-list and hand types (``_MOVE``, ``_MOVES``, ``_HAND``) and its constants
@@ -37,7 +38,7 @@ from numpy.random cimport bitgen_t
 
 from ddzcore.bits cimport u64, contains, info_combo, is_bomb_combo, C_PASS, C_SOFT_BOMB
 from ddzcore._kernel cimport beats, valid_reading
-from ddzcore._movelist cimport generated
+from ddzcore._movelist cimport generated, move_codes
 from ddzcore._state cimport State
 
 from ddzcore._errors import IllegalActionError
@@ -95,6 +96,20 @@ def deal_perm(rng, int n):
             perm[j] = t
         u = bg.next_double(bg.state)
     return [perm[i] for i in range(n)], u
+
+
+def cards_word(cards):
+    """The card word (ranks) of card ids (0-53, or 0-107 with two decks: id %
+    54; rank id // 4, the jokers 13 and 14; docs/rules.md §1)."""
+    cdef u64 w = 0
+    cdef long c
+    for x in cards:
+        c = x
+        if not 0 <= c < 108:
+            raise ValueError(f"{x!r} is not a card id (0-107)")
+        c %= 54
+        w += (<u64>1) << (4 * (c >> 2 if c < 53 else 14))
+    return w
 
 
 cdef class GameCore:
@@ -190,9 +205,7 @@ cdef class GameCore:
             return self._flow_legal()
         p = self._cur
         if p != self._lastp:
-            last = self._last
-            lc = last._cards
-            li = last._info
+            move_codes(self._last, &lc, &li)
         return generated(self._moves_t, self._s.hand[p], lc, li, self._flags, self._prules)
 
     def apply(self, action):
@@ -201,7 +214,7 @@ cdef class GameCore:
         ``ValueError``) for an action that is not legal here, or
         ``InvalidMoveError`` for unreadable text; the game is then unchanged."""
         cdef int p
-        cdef u64 c, i
+        cdef u64 c, i, lc, li
         if self._ph != self._play_ph:
             if type(action) is self._action_t:  # a flow action as listed: checked against the legal ones
                 t = None if self._flow_table is None else self._flow_table[self._ph]
@@ -216,13 +229,14 @@ cdef class GameCore:
             self._apply_other(action)
             return
         p = self._cur
-        i = action._info
+        move_codes(action, &c, &i)
         if info_combo(i) != C_PASS:
-            c = action._cards
-            last = self._last
-            if (not contains(self._s.hand[p], c) or not valid_reading(c, i, self._flags)
-                    or (p != self._lastp and not beats(c, i, last._cards, last._info, self._flags))):
+            if not contains(self._s.hand[p], c) or not valid_reading(c, i, self._flags):
                 raise IllegalActionError(self._why_illegal(action))
+            if p != self._lastp:
+                move_codes(self._last, &lc, &li)
+                if not beats(c, i, lc, li, self._flags):
+                    raise IllegalActionError(self._why_illegal(action))
         elif p == self._lastp:
             raise IllegalActionError(self._why_illegal(action))
         if self._plain and type(action) is self._move_t:
@@ -240,10 +254,9 @@ cdef class GameCore:
         cdef u64 c, i, h
         cdef int combo
         self._hist.append((p, move, self._last, self._lastp, k))
-        i = move._info
+        move_codes(move, &c, &i)
         combo = info_combo(i)
         if combo != C_PASS:
-            c = move._cards
             h = self._s.hand[p] - c
             self._s.hand[p] = h
             self._last = move if type(move) is self._move_t else self._move_t._from_codes(c, i)

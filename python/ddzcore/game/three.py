@@ -78,11 +78,11 @@ from operator import attrgetter
 
 import numpy as np
 
-from ..cards import _UNIT, RANK_CHARS, Card, Hand, Rank, _card_rank, parse_cards
+from ..cards import RANK_CHARS, Card, Hand, Rank, _card_rank, parse_cards
 from ..errors import IllegalActionError, InvalidArgumentError, InvalidCardsError, InvalidDealError, InvalidMoveError
 from ..errors import InvalidRulesError
 from ..moves import PASS, Combo, Move, MoveList
-from .._gamecore import deal_perm
+from .._gamecore import cards_word, deal_perm
 from .base import MOVE_ID_BASE, TERMINAL, GameBase, _ncards, _parse_enum, check_room_beans, check_seat
 from ..rules import Rules
 from .settlement import (
@@ -97,8 +97,7 @@ __all__ = ["Phase", "Action", "Observation", "Game", "OPENSPIEL_FLOW", "TERMINAL
 OPENSPIEL_FLOW: dict[str, Any] = dict(bidding="points", show_start=0, show_deal_early=0, show_deal_late=0,
                                       show_bottom=0, doubling=False, max_redeals=0)
 
-def _cards_word(cards: Iterable[int]) -> int:
-    return sum(_UNIT[c] for c in cards)
+_cards_word = cards_word
 
 
 def _is_concrete_text(text: str) -> bool:
@@ -389,7 +388,7 @@ class Game(GameBase):
     laizi room that draws it, or not a rank 3..2).
     """
 
-    __slots__ = ("_rng", "_fork", "_given", "_deals", "_endgame", "_laizi", "_draw", "_wilds") + tuple(
+    __slots__ = ("_rng", "_fork", "_given", "_deals", "_endgame", "_laizi", "_draw", "_wilds", "_show_on") + tuple(
         n for n in _STATE if not hasattr(GameBase, n))  # GameBase's slots and GameCore's fields aside
 
     PLAYERS, _DECKS = 3, 1
@@ -430,6 +429,7 @@ class Game(GameBase):
         self._rules = rules
         self._flags = rules.flags
         self._prules = rules  # the rules moves are generated under (laizi: with the wild rank once known)
+        self._show_on = tuple(ph for ph in (_SHOW_START, _SHOW_EARLY, _SHOW_LATE) if getattr(rules, _SHOW_FIELDS[ph]))
         self._laizi = rules.laizi or rules.wild is not None
         self._draw = rules.laizi and rules.wild is None  # the wild rank is drawn per deal
         self._room = room
@@ -570,9 +570,8 @@ class Game(GameBase):
             self._wilds.append(wild)
         self._first = first
         self._dealt = dealt
-        u = _UNIT.__getitem__
-        self._set_words((sum(map(u, dealt[0])), sum(map(u, dealt[1])), sum(map(u, dealt[2]))))
-        self._bottom = sum(map(u, dealt[3]))
+        self._set_words((cards_word(dealt[0]), cards_word(dealt[1]), cards_word(dealt[2])))
+        self._bottom = cards_word(dealt[3])
         self._shows = [0, 0, 0]
         self._caller: Optional[int] = None
         self._robs = 0
@@ -601,15 +600,14 @@ class Game(GameBase):
         return [*_ORDERS[start]]
 
     def _enter_show(self, ph: int) -> None:
-        rules = self._rules
-        if rules.show_start or rules.show_deal_early or rules.show_deal_late:
-            shows = self._shows
-            for phase in range(ph, _SHOW_LATE + 1):
-                if getattr(rules, _SHOW_FIELDS[phase]):
-                    q = [s for s in _ORDERS[self._first] if not shows[s]]
-                    if q:
-                        self._ph, self._queue, self._cur = phase, q, q[0]
-                        return
+        for phase in self._show_on:
+            if phase >= ph:
+                shows = self._shows
+                q = [s for s in _ORDERS[self._first] if not shows[s]]
+                if q:
+                    self._ph, self._queue, self._cur = phase, q, q[0]
+                    return
+                break
         self._start_calling()
 
     def _first_shower(self) -> Optional[int]:
@@ -661,7 +659,8 @@ class Game(GameBase):
 
     def _start_doubling(self) -> None:
         if self._rules.doubling:
-            q = [s for s in self._order(self._landlord) if self._may_double(s)]  # type: ignore[arg-type]
+            order = _ORDERS[self._landlord]  # type: ignore[index]
+            q = [*order] if self._room is None else [s for s in order if self._may_double(s)]
             if q:
                 self._ph, self._queue, self._cur = _DOUBLE, q, q[0]
                 return
