@@ -32,7 +32,6 @@ from ddzcore._errors import InvalidArgumentError, InvalidCardsError, InvalidMove
 cnp.import_array()
 
 
-
 cdef MoveRec* _scratch = NULL
 cdef Py_ssize_t _scratch_cap = 0
 
