@@ -22,6 +22,7 @@ def _count(hand: int, lc: int, li: int, flags: int, rules: Any, shown_hand: Any,
 class MoveList:
     rules: Any
     _move: Callable[[int, int, Any], Any]
+    _move_type: Any
     def __init__(self, codes: npt.NDArray[np.void], flags: int = 0, rules: Any = None) -> None: ...
     @property
     def codes(self) -> npt.NDArray[np.void]: ...

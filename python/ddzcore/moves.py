@@ -346,6 +346,7 @@ class MoveList(_movelist.MoveList):
 
     __slots__ = ()
     _move = Move._from_codes  # the compiled list's records -> Move (a bound classmethod: no re-binding)
+    _move_type = Move  # indexing fills a Move in C (the compiled list's fast path)
 
     def __init__(self, codes: np.ndarray, rules: "_Rules | str | None" = None) -> None:
         rules = Rules.coerce(rules)

@@ -29,3 +29,11 @@ cdef class MoveList:
 # The legal moves of (hand, move to beat lc/li) under the rule flags, as a new
 # cls whose moves carry `rules`; the position is not checked (see _moves).
 cdef MoveList generated(type cls, u64 hand, u64 lc, u64 li, int flags, rules)
+
+
+# Move objects of a MoveList subclass's ``_move_type`` (a class with the
+# object slots _cards, _info and _rules), made and read through the slots:
+# a new t holding (cards, info) and rules; and a move's record (any object
+# with _cards and _info: by attribute when not of the class laid out last).
+cdef object new_move(type t, u64 cards, u64 info, rules)
+cdef int move_codes(object m, u64* cards, u64* info) except -1

@@ -15,11 +15,14 @@ from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memcmp
 from cpython.buffer cimport PyBUF_WRITABLE
 from cpython.object cimport PyObject, PyTypeObject
+from cpython.ref cimport Py_INCREF
 
 cimport numpy as cnp
 
 from ddzcore.bits cimport u64, MoveRec
 from ddzcore._kernel cimport generate, records_to_array, valid_hand, valid_reading
+
+from types import MemberDescriptorType
 
 import numpy as np
 
@@ -87,6 +90,76 @@ def _count(u64 hand, u64 lc, u64 li, int flags, rules, shown_hand, shown_last):
 cdef MoveRec _EMPTY[1]
 cdef tuple _NO_ARGS = ()
 
+# -- move objects by their slots ---------------------------------------------------------
+# The move class a list makes (``_move_type``: a class with the slots
+# ``_cards``, ``_info`` and ``_rules``) is filled and read through the slots'
+# offsets in the object (its member descriptors say where), without an
+# attribute lookup: the Game loop makes one move and reads two a turn.
+cdef extern from "structmember.h":
+    ctypedef struct PyMemberDef:
+        int type
+        Py_ssize_t offset
+    int T_OBJECT_EX
+
+cdef extern from "Python.h":
+    ctypedef struct PyMemberDescrObject:
+        PyMemberDef* d_member
+
+cdef object _member_t = MemberDescriptorType
+cdef type _laid = None              # the class the offsets are of
+cdef Py_ssize_t _o_cards, _o_info, _o_rules
+
+
+cdef Py_ssize_t _offset(type t, str name) except -1:
+    d = getattr(t, name)
+    if type(d) is not _member_t or (<PyMemberDescrObject*>d).d_member.type != T_OBJECT_EX:
+        raise TypeError(f"{t.__name__}.{name} is not an object slot")
+    return (<PyMemberDescrObject*>d).d_member.offset
+
+
+cdef int _layout(type t) except -1:
+    """Read the slots' offsets of the move class ``t``."""
+    global _laid, _o_cards, _o_info, _o_rules
+    _o_cards = _offset(t, "_cards")
+    _o_info = _offset(t, "_info")
+    _o_rules = _offset(t, "_rules")
+    _laid = t
+    return 0
+
+
+cdef inline void _put(object m, Py_ssize_t off, object v) noexcept:
+    """Store ``v`` in the empty slot at ``off`` of the new object ``m``."""
+    Py_INCREF(v)
+    (<PyObject**>((<char*><PyObject*>m) + off))[0] = <PyObject*>v
+
+
+cdef object new_move(type t, u64 cards, u64 info, rules):
+    """A new ``t`` (a ``_move_type``) holding the record and ``rules``, ``__init__`` not called."""
+    if t is not _laid:
+        _layout(t)
+    m = (<PyTypeObject*>t).tp_new(t, <PyObject*>_NO_ARGS, NULL)
+    _put(m, _o_cards, cards)
+    _put(m, _o_info, info)
+    _put(m, _o_rules, rules)
+    return m
+
+
+cdef int move_codes(object m, u64* cards, u64* info) except -1:
+    """The record of a move object (its ``_cards`` and ``_info``): through the
+    slots for the class laid out last, by attribute otherwise."""
+    cdef PyObject* c
+    cdef PyObject* i
+    if type(m) is _laid:
+        c = (<PyObject**>((<char*><PyObject*>m) + _o_cards))[0]
+        i = (<PyObject**>((<char*><PyObject*>m) + _o_info))[0]
+        if c != NULL and i != NULL:
+            cards[0] = <u64><object>c
+            info[0] = <u64><object>i
+            return 0
+    cards[0] = m._cards
+    info[0] = m._info
+    return 0
+
 
 def _pair(cards, info, rules):
     """A move of the codes-only ``MoveList``: its (card word, info word)."""
@@ -107,6 +180,10 @@ cdef class MoveList:
     """
 
     _move = staticmethod(_pair)
+    # A class whose items are instances of a type with the slots ``_cards``,
+    # ``_info`` and ``_rules`` names it here: indexing then fills a new one
+    # in C (no Python frame a move) instead of calling ``_move``.
+    _move_type = None
 
     def __cinit__(self):
         self._recs = NULL
@@ -189,8 +266,12 @@ cdef class MoveList:
     def __iter__(self):
         cdef Py_ssize_t i
         make = self._move
+        t = type(self)._move_type
         for i in range(self._n):
-            yield make(self._recs[i].cards, self._recs[i].info, self.rules)
+            if t is None:
+                yield make(self._recs[i].cards, self._recs[i].info, self.rules)
+            else:
+                yield new_move(t, self._recs[i].cards, self._recs[i].info, self.rules)
 
     def __getitem__(self, i):
         cdef Py_ssize_t k, start, stop, step, length
@@ -212,6 +293,9 @@ cdef class MoveList:
             k += self._n
         if not 0 <= k < self._n:
             raise IndexError(f"move index {i} out of range for {self._n} moves")
+        t = type(self)._move_type
+        if t is not None:
+            return new_move(t, self._recs[k].cards, self._recs[k].info, self.rules)
         return self._move(self._recs[k].cards, self._recs[k].info, self.rules)
 
     def _has(self, u64 cards, u64 info):

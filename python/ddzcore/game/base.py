@@ -195,9 +195,12 @@ class GameBase(GameCore):
     the game's snapshot before the action).
 
     The compiled base ``GameCore`` holds the fields the play phase changes
-    (``CORE_FIELDS``) and makes ``is_terminal``, ``current_player``,
+    (``CORE_FIELDS``) and the hands as card words in a native ``State``
+    (``_word(p)``, ``_add_word(p, w)``; ``_hands`` reads and sets them as a
+    list of ``Hand``), and makes ``is_terminal``, ``current_player``,
     ``legal_actions``, ``apply`` and the play step ``_play`` one C call
-    each; the rest are slots here and in each game.
+    each (the flow phases through ``_FLOW_TABLE``); the rest are slots here
+    and in each game.
     """
 
     __slots__ = ("_rules", "_room", "_beans", "_queue", "_doubles", "_escaped")
@@ -222,6 +225,9 @@ class GameBase(GameCore):
     _HAND = Hand  #: the hand type (``GameCore`` makes the hands after a play)
     _MOVES = MoveList  #: the list type ``GameCore.legal_actions`` returns in play
     _MARKED = False  #: whether a move's marked-face cards decide how it is recorded (``_push_move``; five players)
+    #: The legal flow actions of each phase (indexed by its value) for ``GameCore``'s ``legal_actions`` and
+    #: ``apply``, ``None`` for a phase whose actions ``_flow_legal`` works out; ``None``: no table.
+    _FLOW_TABLE: Optional[tuple[Optional[tuple[Any, ...]], ...]] = None
     _holds: Callable[[int, int], bool]  #: whether a hand word holds a card word
     _unbeatable: Callable[[int, int], bool]  #: whether nothing beats a move (cards, info): the top bomb
     _doubling: Callable[[int, int], bool]  #: whether a bomb (cards, info) counts in the multiplier
@@ -234,7 +240,6 @@ class GameBase(GameCore):
     _ph: int
     _cur: int
     _queue: list[int]
-    _hands: list[Hand]
     _last: Move
     _lastp: int
     _bombs: int
@@ -355,12 +360,12 @@ class GameBase(GameCore):
 
     def hand(self, player: int) -> Hand:
         """Seat ``player``'s current cards (ranks; the landlord's include the bottom once taken)."""
-        return self._hands[self._seat(player)]
+        return _hand(self._word(self._seat(player)), self._DECKS)
 
     @property
     def hands(self) -> list[Hand]:
         """The current hands (a god's-eye view; see ``observation``)."""
-        return list(self._hands)
+        return self._hands
 
     # -- acting ---------------------------------------------------------------------------------
     # ``legal_actions``, ``apply`` and the play step ``_play`` are ``GameCore``'s (compiled).
@@ -393,7 +398,7 @@ class GameBase(GameCore):
         i = move._info
         if i & 31:
             c = move._cards
-            self._hands[p] = _hand(self._hands[p]._word + c, self._DECKS)
+            self._add_word(p, c)
             if _BOMB <= i & 31 <= _LAST_BOMB and self._doubling(c, i):
                 self._bombs -= 1
                 if i & 31 == _SOFT:
@@ -409,7 +414,7 @@ class GameBase(GameCore):
     def _why_illegal(self, move: Move) -> str:
         """Why ``move`` is not legal for the player to act (``apply``'s error)."""
         p = self._cur
-        hand = self._hands[p]
+        hand = _hand(self._word(p), self._DECKS)
         if move.is_pass:
             return f"seat {p} leads and cannot pass (docs/rules.md §3)"
         if not self._holds(hand._word, move._cards):
@@ -572,7 +577,7 @@ class GameBase(GameCore):
         if not classify(cards, rules):
             raise InvalidMoveError(f"{t!r} is not a valid combination (docs/rules.md {self._RULES_REF})")
         if not held:
-            raise IllegalActionError(f"{t!r} is not in your hand {self._hands[self._cur]}")
+            raise IllegalActionError(f"{t!r} is not in your hand {self.hand(self._cur)}")
         raise IllegalActionError(f"{t!r} does not beat {self.last_move}")
 
     # -- copies and equality -------------------------------------------------------------------
@@ -585,6 +590,7 @@ class GameBase(GameCore):
                 setattr(g, n, getattr(self, n))
         for n in CORE_FIELDS:
             setattr(g, n, getattr(self, n))
+        self._copy_core(g)
         for n in self._LISTS:
             setattr(g, n, list(getattr(self, n)))
         return g

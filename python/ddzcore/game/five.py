@@ -351,7 +351,7 @@ class FiveGame(GameBase):
     _NOT_LEGAL = "{a} is not legal for seat {seat} in the {phase} phase; legal: {legal}"
     _TOP_BOMB = "four jokers"
     _MAX_CARDS, _ID_STRIDE = 24, 3  # moves of up to the open landlord's 24 cards; 0-2 marked-face cards each
-    _LISTS = ("_hands", "_face", "_queue", "_doubles", "_plays", "_hist")
+    _LISTS = ("_face", "_queue", "_doubles", "_plays", "_hist")
     _MARKED = True
     _holds = staticmethod(_contains)
     _unbeatable = staticmethod(lambda cards, info: info & 31 == _JOKER_BOMB and _ncards(cards) == 4)
@@ -403,8 +403,8 @@ class FiveGame(GameBase):
         self._open = op = next(s for s in range(PLAYERS) if mk in dealt[s])
         self._hidden = next((s for s in range(PLAYERS) if s != op and twin in dealt[s]), None)
         u = _UNIT.__getitem__
-        self._hands = [_hand(sum(map(u, dealt[s])), 2) for s in range(PLAYERS)]
-        self._hands[op] = _hand(self._hands[op]._word + sum(map(u, dealt[PLAYERS])), 2)
+        self._set_words([sum(map(u, dealt[s])) for s in range(PLAYERS)])
+        self._add_word(op, sum(map(u, dealt[PLAYERS])))
         self._face = [0] * PLAYERS
         self._face[op] = 1 if self._hidden is not None else 2
         if self._hidden is not None:
@@ -514,7 +514,7 @@ class FiveGame(GameBase):
             p = self._cur
             f = self._face[p]
             if f and not self._revealed:
-                return self._variants(legal, f, (self._hands[p]._word >> (4 * self._mrank)) & 0xF)
+                return self._variants(legal, f, (self._word(p) >> (4 * self._mrank)) & 0xF)
         return legal  # type: ignore[no-any-return]
 
     def _variants(self, lm: MoveList, f: int, have: int) -> "list[Move] | MoveList":
@@ -570,7 +570,7 @@ class FiveGame(GameBase):
             return 0
         r = self._mrank
         k = (move._cards >> (4 * r)) & 0xF
-        spare = ((self._hands[p]._word >> (4 * r)) & 0xF) - f
+        spare = ((self._word(p) >> (4 * r)) & 0xF) - f
         lo = max(0, k - spare)
         if not marked:
             return lo
@@ -637,7 +637,7 @@ class FiveGame(GameBase):
         until the landlords are public; after that, capped by its cards of
         the marked rank)."""
         s = self._seat(player)
-        return min(self._face[s], (self._hands[s]._word >> (4 * self._mrank)) & 0xF)
+        return min(self._face[s], (self._word(s) >> (4 * self._mrank)) & 0xF)
 
     def cards(self, player: int) -> tuple[FiveCard, ...]:
         """Seat ``player``'s current concrete cards: its ``marked_held``
@@ -645,7 +645,7 @@ class FiveGame(GameBase):
         lowest remaining cards it was dealt (suits are for display)."""
         s = self._seat(player)
         pool = list(self._dealt[s]) + (list(self._dealt[PLAYERS]) if s == self._open else [])
-        word = self._hands[s]._word
+        word = self._word(s)
         left = [(word >> (4 * r)) & 0xF for r in range(15)]
         face = {self._marked % 54}
         held = min(self._face[s], left[self._mrank])  # (no longer tracked once the landlords are public)

@@ -78,11 +78,12 @@ from operator import attrgetter
 
 import numpy as np
 
-from ..cards import _UNIT, RANK_CHARS, Card, Hand, Rank, _card_rank, parse_cards
+from ..cards import RANK_CHARS, Card, Hand, Rank, _card_rank, parse_cards
 from ..errors import IllegalActionError, InvalidArgumentError, InvalidCardsError, InvalidDealError, InvalidMoveError
 from ..errors import InvalidRulesError
 from ..moves import PASS, Combo, Move, MoveList
-from .base import MOVE_ID_BASE, TERMINAL, GameBase, _hand, _ncards, _parse_enum, check_room_beans, check_seat
+from .._gamecore import cards_word, deal_perm
+from .base import MOVE_ID_BASE, TERMINAL, GameBase, _ncards, _parse_enum, check_room_beans, check_seat
 from ..rules import Rules
 from .settlement import (
     Multiplier, Room, Settlement, combine_shows, escape_multiplier, settle_escape, settle_game,
@@ -96,8 +97,7 @@ __all__ = ["Phase", "Action", "Observation", "Game", "OPENSPIEL_FLOW", "TERMINAL
 OPENSPIEL_FLOW: dict[str, Any] = dict(bidding="points", show_start=0, show_deal_early=0, show_deal_late=0,
                                       show_bottom=0, doubling=False, max_redeals=0)
 
-def _cards_word(cards: Iterable[int]) -> int:
-    return sum(_UNIT[c] for c in cards)
+_cards_word = cards_word
 
 
 def _is_concrete_text(text: str) -> bool:
@@ -217,6 +217,8 @@ _SHOW_CHOICE = (Action.NO_SHOW, Action.SHOW)
 _LEGAL_FLOW: tuple[tuple[Action, ...], ...] = (
     _SHOW_CHOICE, _SHOW_CHOICE, _SHOW_CHOICE, (Action.NO_CALL, Action.CALL), (Action.NO_ROB, Action.ROB), (),
     _SHOW_CHOICE, (Action.NO_DOUBLE, Action.DOUBLE), (), ())
+#: ``GameCore``'s table (``GameBase._FLOW_TABLE``): ``_LEGAL_FLOW`` but the bid phase's, which ``_flow_legal`` gives.
+_FLOW_TABLE = tuple(None if ph == 5 else legal for ph, legal in enumerate(_LEGAL_FLOW))
 _LEGAL_BIDS = ((Action.NO_BID, Action.BID_1, Action.BID_2, Action.BID_3),
                (Action.NO_BID, Action.BID_2, Action.BID_3), (Action.NO_BID, Action.BID_3))
 
@@ -386,7 +388,7 @@ class Game(GameBase):
     laizi room that draws it, or not a rank 3..2).
     """
 
-    __slots__ = ("_rng", "_fork", "_given", "_deals", "_endgame", "_laizi", "_draw", "_wilds") + tuple(
+    __slots__ = ("_rng", "_fork", "_given", "_deals", "_endgame", "_laizi", "_draw", "_wilds", "_show_on") + tuple(
         n for n in _STATE if not hasattr(GameBase, n))  # GameBase's slots and GameCore's fields aside
 
     PLAYERS, _DECKS = 3, 1
@@ -395,7 +397,8 @@ class Game(GameBase):
     _NOT_LEGAL = "{a} is not legal in the {phase} phase; legal: {legal}"
     _TOP_BOMB = "the rocket"
     _MAX_CARDS, _ID_STRIDE = 20, 1
-    _LISTS = ("_queue", "_hands", "_shows", "_doubles", "_plays", "_deals", "_wilds", "_hist")
+    _FLOW_TABLE = _FLOW_TABLE
+    _LISTS = ("_queue", "_shows", "_doubles", "_plays", "_deals", "_wilds", "_hist")
     _holds = staticmethod(_holds)
     _unbeatable = staticmethod(lambda cards, info: info & 31 == _ROCKET)
     _doubling = staticmethod(lambda cards, info: True)  # every bomb and rocket doubles (docs/rules.md §6)
@@ -426,6 +429,7 @@ class Game(GameBase):
         self._rules = rules
         self._flags = rules.flags
         self._prules = rules  # the rules moves are generated under (laizi: with the wild rank once known)
+        self._show_on = tuple(ph for ph in (_SHOW_START, _SHOW_EARLY, _SHOW_LATE) if getattr(rules, _SHOW_FIELDS[ph]))
         self._laizi = rules.laizi or rules.wild is not None
         self._draw = rules.laizi and rules.wild is None  # the wild rank is drawn per deal
         self._room = room
@@ -556,19 +560,18 @@ class Game(GameBase):
                 given_first, dealt, wild = self._given[k]
                 first = int(self._rng.random() * 3) if given_first is None else given_first
             else:
-                rng = self._rng
-                perm = rng.permutation(54).tolist()  # each hand in the order its cards are dealt
+                # rng.permutation(54) then rng.random(): each hand in the order its cards are dealt
+                perm, u = deal_perm(self._rng, 54)
                 dealt = (tuple(perm[0:17]), tuple(perm[17:34]), tuple(perm[34:51]), tuple(perm[51:54]))
-                first = int(rng.random() * 3)
+                first = int(u * 3)
             if self._draw and wild is None:
                 wild = int(self._rng.random() * 13)  # docs/rules.md §7: uniform over 3..2, hidden until the landlord
             self._deals.append((first, dealt))
             self._wilds.append(wild)
         self._first = first
         self._dealt = dealt
-        u = _UNIT.__getitem__
-        self._hands = [_hand(sum(map(u, dealt[0]))), _hand(sum(map(u, dealt[1]))), _hand(sum(map(u, dealt[2])))]
-        self._bottom = sum(map(u, dealt[3]))
+        self._set_words((cards_word(dealt[0]), cards_word(dealt[1]), cards_word(dealt[2])))
+        self._bottom = cards_word(dealt[3])
         self._shows = [0, 0, 0]
         self._caller: Optional[int] = None
         self._robs = 0
@@ -597,15 +600,14 @@ class Game(GameBase):
         return [*_ORDERS[start]]
 
     def _enter_show(self, ph: int) -> None:
-        rules = self._rules
-        if rules.show_start or rules.show_deal_early or rules.show_deal_late:
-            shows = self._shows
-            for phase in range(ph, _SHOW_LATE + 1):
-                if getattr(rules, _SHOW_FIELDS[phase]):
-                    q = [s for s in _ORDERS[self._first] if not shows[s]]
-                    if q:
-                        self._ph, self._queue, self._cur = phase, q, q[0]
-                        return
+        for phase in self._show_on:
+            if phase >= ph:
+                shows = self._shows
+                q = [s for s in _ORDERS[self._first] if not shows[s]]
+                if q:
+                    self._ph, self._queue, self._cur = phase, q, q[0]
+                    return
+                break
         self._start_calling()
 
     def _first_shower(self) -> Optional[int]:
@@ -640,7 +642,7 @@ class Game(GameBase):
     def _set_landlord(self, seat: int, base: int) -> None:
         self._landlord = seat
         self._base = base
-        self._hands[seat] = _hand(self._hands[seat]._word + self._bottom)
+        self._add_word(seat, self._bottom)
         if self._draw:  # docs/rules.md §7: the wild rank is announced once the landlord is decided
             w = self._wilds[self._round]
             self._wild = w
@@ -657,7 +659,8 @@ class Game(GameBase):
 
     def _start_doubling(self) -> None:
         if self._rules.doubling:
-            q = [s for s in self._order(self._landlord) if self._may_double(s)]  # type: ignore[arg-type]
+            order = _ORDERS[self._landlord]  # type: ignore[index]
+            q = [*order] if self._room is None else [s for s in order if self._may_double(s)]
             if q:
                 self._ph, self._queue, self._cur = _DOUBLE, q, q[0]
                 return
@@ -694,7 +697,7 @@ class Game(GameBase):
             self._flow(e[1])
 
     def _snapshot(self) -> _Snapshot:
-        return (_GET_SCALARS(self), self._queue[:], self._hands[:], self._shows[:], self._doubles[:],
+        return (_GET_SCALARS(self), self._queue[:], self._hands, self._shows[:], self._doubles[:],
                 self._plays[:])
 
     def _restore(self, snap: _Snapshot) -> None:
@@ -840,7 +843,7 @@ class Game(GameBase):
         pool = list(self._dealt[s])
         if s == self._landlord:
             pool += self._dealt[3]
-        return self._concrete(pool, self._hands[s]._word)
+        return self._concrete(pool, self._word(s))
 
     @staticmethod
     def _concrete(pool: Iterable[int], word: int) -> tuple[Card, ...]:
@@ -956,7 +959,7 @@ class Game(GameBase):
         n = self._dealt_count()
         if n < 17:
             return _cards_word(self._dealt[s][:n])
-        return self._hands[s]._word
+        return self._word(s)
 
     def observation(self, player: int) -> Observation:
         """What seat ``player`` may see now (docs/rules.md §4-5, §7): its own cards
@@ -1009,7 +1012,7 @@ class Game(GameBase):
             raise InvalidMoveError(str(e)) from None
         moves = cast(MoveList, self.legal_actions())  # in play: always the MoveList
         readings = [m for m in moves if m.codes[0] == cards.word and not m.is_pass]
-        return self._one_reading(t, cards, readings, cards <= self._hands[self._cur], self._prules)
+        return self._one_reading(t, cards, readings, cards <= self.hand(self._cur), self._prules)
 
     def _parse_flow(self, t: str, legal: list[Any]) -> "Action | Move":
         try:
