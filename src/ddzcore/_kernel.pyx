@@ -688,22 +688,33 @@ cdef void gen_bombs(Gen* g, int beat) noexcept nogil:
 
 
 cdef void gen_all(Gen* g) noexcept nogil:
-    """Every move of a free lead, type by type (the kernel's lead order)."""
+    """Every move of a free lead, type by type (the kernel's lead order).
+    A type whose main part the hand cannot hold (no trio, no run long enough
+    for a chain, no quad) is skipped before any of its set-up."""
+    cdef unsigned int trios = g.at_least[3] & 0x1FFF, quads = g.at_least[4] & 0x1FFF
+    cdef unsigned int r1 = g.at_least[1] & 0xFFF, r2 = g.at_least[2] & 0xFFF, r3 = trios & 0xFFF
     gen_sets(g, C_SINGLE, 1, 0, 0x7FFF)
     gen_sets(g, C_PAIR, 2, 0, 0x1FFF)
-    gen_sets(g, C_TRIO, 3, 0, 0x1FFF)
-    gen_with_kickers(g, C_TRIO_SINGLE, 3, 1, 1, 0)
-    gen_with_kickers(g, C_TRIO_PAIR, 3, 2, 1, 0)
-    gen_chain(g, C_STRAIGHT, 1, 5, 0, 0, 0)
-    gen_chain(g, C_PAIR_CHAIN, 2, 3, 0, 0, 0)
-    gen_chain(g, C_PLANE, 3, 2, 0, 0, 0)
-    gen_chain(g, C_PLANE_SINGLE, 3, 2, 1, 0, 0)
-    gen_chain(g, C_PLANE_PAIR, 3, 2, 2, 0, 0)
-    if g.flags & F_FOUR_TWO:
+    if trios:
+        gen_sets(g, C_TRIO, 3, 0, 0x1FFF)
+        gen_with_kickers(g, C_TRIO_SINGLE, 3, 1, 1, 0)
+        gen_with_kickers(g, C_TRIO_PAIR, 3, 2, 1, 0)
+    if r1 & (r1 >> 1) & (r1 >> 2) & (r1 >> 3) & (r1 >> 4):
+        gen_chain(g, C_STRAIGHT, 1, 5, 0, 0, 0)
+    if r2 & (r2 >> 1) & (r2 >> 2):
+        gen_chain(g, C_PAIR_CHAIN, 2, 3, 0, 0, 0)
+    if r3 & (r3 >> 1):
+        gen_chain(g, C_PLANE, 3, 2, 0, 0, 0)
+        gen_chain(g, C_PLANE_SINGLE, 3, 2, 1, 0, 0)
+        gen_chain(g, C_PLANE_PAIR, 3, 2, 2, 0, 0)
+    if quads and g.flags & F_FOUR_TWO:
         gen_with_kickers(g, C_FOUR_TWO_SINGLE, 4, 1, 2, 0)
         gen_with_kickers(g, C_FOUR_TWO_PAIR, 4, 2, 2, 0)
-    gen_shuttles(g, 0, 0, 0)
-    gen_bombs(g, -1)
+    if g.flags & F_SHUTTLE:
+        gen_shuttles(g, 0, 0, 0)
+    # Bombs and the rocket (two decks: joker bombs of two or more jokers).
+    if quads or (g.at_least[1] >> R_SMALL) == 3 or (g.at_least[2] >> R_SMALL):
+        gen_bombs(g, -1)
 
 
 # ---------------------------------------------------------------- laizi (docs/rules.md §7)
