@@ -307,20 +307,24 @@ cdef inline void singles2(Gen* g, u64 w, u64 info, u64 ranks, u64 twice, bint jo
     """w plus two single kickers from `ranks` (lanes() words): two of a rank
     in `twice`, or of two ranks (the jokers together only if joker_pair)."""
     cdef MoveRec* p = slot(g, fast)
-    cdef u64 low, low2, rest, w1
+    cdef u64 one[N_RANKS]   # the ranks' one-card words, ascending: the inner loop reads them
+    cdef u64 low, w1
+    cdef int n = 0, i, j, end
     while ranks:
         low = ranks & (0 - ranks)
         ranks ^= low
+        one[n] = low
+        n += 1
+    for i in range(n):
+        low = one[i]
         w1 = w + low
         if low & twice:
             p = put(g, p, w1 + low, info, fast)
-        rest = ranks
-        if not joker_pair and low == unit(R_SMALL):
-            rest &= ~unit(R_BIG)
-        while rest:
-            low2 = rest & (0 - rest)
-            rest ^= low2
-            p = put(g, p, w1 + low2, info, fast)
+        end = n
+        if not joker_pair and low == unit(R_SMALL) and one[n - 1] == unit(R_BIG):
+            end = n - 1     # the big joker is the last rank
+        for j in range(i + 1, end):
+            p = put(g, p, w1 + one[j], info, fast)
     done(g, p, fast)
 
 
