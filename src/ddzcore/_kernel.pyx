@@ -763,6 +763,7 @@ cdef void gen_all(Gen* g) noexcept nogil:
     for a chain, no quad) is skipped before any of its set-up."""
     cdef unsigned int trios = g.at_least[3] & 0x1FFF, quads = g.at_least[4] & 0x1FFF
     cdef unsigned int r1 = g.at_least[1] & 0xFFF, r2 = g.at_least[2] & 0xFFF, r3 = trios & 0xFFF
+    cdef MoveRec* p
     gen_sets(g, C_SINGLE, 1, 0, 0x7FFF)
     gen_sets(g, C_PAIR, 2, 0, 0x1FFF)
     if trios:
@@ -776,7 +777,6 @@ cdef void gen_all(Gen* g) noexcept nogil:
         else:
             gen_with_kickers(g, C_TRIO_SINGLE, 3, 1, 1, 0)
             gen_with_kickers(g, C_TRIO_PAIR, 3, 2, 1, 0)
-    cdef MoveRec* p
     if g.size == 0 and g.cap - g.n >= CHAIN_ROOM:
         # Room for every bare chain a hand can hold: one check for all of them.
         p = g.out + g.n
