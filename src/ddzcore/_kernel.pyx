@@ -307,20 +307,24 @@ cdef inline void singles2(Gen* g, u64 w, u64 info, u64 ranks, u64 twice, bint jo
     """w plus two single kickers from `ranks` (lanes() words): two of a rank
     in `twice`, or of two ranks (the jokers together only if joker_pair)."""
     cdef MoveRec* p = slot(g, fast)
-    cdef u64 low, low2, rest, w1
+    cdef u64 one[N_RANKS]   # the ranks' one-card words, ascending: the inner loop reads them
+    cdef u64 low, w1
+    cdef int n = 0, i, j, end
     while ranks:
         low = ranks & (0 - ranks)
         ranks ^= low
+        one[n] = low
+        n += 1
+    for i in range(n):
+        low = one[i]
         w1 = w + low
         if low & twice:
             p = put(g, p, w1 + low, info, fast)
-        rest = ranks
-        if not joker_pair and low == unit(R_SMALL):
-            rest &= ~unit(R_BIG)
-        while rest:
-            low2 = rest & (0 - rest)
-            rest ^= low2
-            p = put(g, p, w1 + low2, info, fast)
+        end = n
+        if not joker_pair and low == unit(R_SMALL) and one[n - 1] == unit(R_BIG):
+            end = n - 1     # the big joker is the last rank
+        for j in range(i + 1, end):
+            p = put(g, p, w1 + one[j], info, fast)
     done(g, p, fast)
 
 
@@ -687,23 +691,120 @@ cdef void gen_bombs(Gen* g, int beat) noexcept nogil:
         emit(g, unit(R_SMALL) + unit(R_BIG), make_info(C_ROCKET, R_BIG, 1))
 
 
+# Bare chains of a free lead within 3..A: at most 36 straights, 55 pair
+# chains and 66 planes (runs of all 12 ranks, chains from 5, 3 and 2 long).
+cdef enum:
+    CHAIN_ROOM = 36 + 55 + 66
+
+
+cdef inline MoveRec* runs(MoveRec* p, u64 k, unsigned int ranks, int min_len, int combo) noexcept nogil:
+    """Write at p every chain of k cards a rank (`combo`, bare) over the runs
+    of `ranks` (a rank mask within 3..A), at least min_len long, start by
+    start, shortest first (the order of gen_chain); the next slot.  The card
+    word and the reading step by one unit each time."""
+    cdef unsigned int starts = ranks
+    cdef int i, s, top, end
+    cdef u64 w, info, step
+    for i in range(1, min_len):
+        starts &= ranks >> i
+    while starts:
+        s = ddz_ctz(starts)
+        starts &= starts - 1
+        end = s + ddz_ctz(~(ranks >> s))      # one past the run's top
+        top = s + min_len - 1
+        w = run_word(s, min_len, k)
+        info = make_info(combo, top, min_len)
+        step = k << (4 * (top + 1))
+        while True:
+            p.cards = w
+            p.info = info
+            p += 1
+            top += 1
+            if top == end:
+                break
+            w += step
+            step <<= 4
+            info += (1 << 5) | (1 << 9)
+    return p
+
+
+# Trios with one kicker of a free lead: at most 13 trio ranks x 14 kicker ranks.
+cdef enum:
+    ONE_KICKER_ROOM = 13 * 14
+
+
+cdef inline void one_kicker(Gen* g, int combo, unsigned int trios, u64 kickers, u64 kind) noexcept nogil:
+    """Write every trio of `trios` (a rank mask) with one kicker (kind 1: a
+    single, 2: a pair) of another rank of `kickers` (a lanes() word), trio
+    by trio, kicker ranks ascending (the order of gen_with_kickers; room
+    for ONE_KICKER_ROOM moves was checked).  With one kicker no rule
+    switch matters: a single or a pair of any other rank (docs/rules.md §2)."""
+    cdef MoveRec* p = g.out + g.n
+    cdef int r
+    cdef u64 w, info, rest, low
+    while trios:
+        r = ddz_ctz(trios)
+        trios &= trios - 1
+        w = 3 * unit(r)
+        info = make_info(combo, r, 1)
+        rest = kickers & ~(<u64>0xF << (4 * r))
+        while rest:
+            low = rest & (0 - rest)
+            rest ^= low
+            p.cards = w + kind * low
+            p.info = info
+            p += 1
+    g.n = p - g.out
+
+
 cdef void gen_all(Gen* g) noexcept nogil:
-    """Every move of a free lead, type by type (the kernel's lead order)."""
+    """Every move of a free lead, type by type (the kernel's lead order).
+    A type whose main part the hand cannot hold (no trio, no run long enough
+    for a chain, no quad) is skipped before any of its set-up."""
+    cdef unsigned int trios = g.at_least[3] & 0x1FFF, quads = g.at_least[4] & 0x1FFF
+    cdef unsigned int r1 = g.at_least[1] & 0xFFF, r2 = g.at_least[2] & 0xFFF, r3 = trios & 0xFFF
+    cdef MoveRec* p
     gen_sets(g, C_SINGLE, 1, 0, 0x7FFF)
     gen_sets(g, C_PAIR, 2, 0, 0x1FFF)
-    gen_sets(g, C_TRIO, 3, 0, 0x1FFF)
-    gen_with_kickers(g, C_TRIO_SINGLE, 3, 1, 1, 0)
-    gen_with_kickers(g, C_TRIO_PAIR, 3, 2, 1, 0)
-    gen_chain(g, C_STRAIGHT, 1, 5, 0, 0, 0)
-    gen_chain(g, C_PAIR_CHAIN, 2, 3, 0, 0, 0)
-    gen_chain(g, C_PLANE, 3, 2, 0, 0, 0)
-    gen_chain(g, C_PLANE_SINGLE, 3, 2, 1, 0, 0)
-    gen_chain(g, C_PLANE_PAIR, 3, 2, 2, 0, 0)
-    if g.flags & F_FOUR_TWO:
+    if trios:
+        gen_sets(g, C_TRIO, 3, 0, 0x1FFF)
+        if g.size == 0 and g.cap - g.n >= 2 * ONE_KICKER_ROOM:
+            need_lanes(g)
+            if not banned(g, C_TRIO_SINGLE):
+                one_kicker(g, C_TRIO_SINGLE, trios, g.lanes1, 1)
+            if not banned(g, C_TRIO_PAIR):
+                one_kicker(g, C_TRIO_PAIR, trios, g.lanes2, 2)
+        else:
+            gen_with_kickers(g, C_TRIO_SINGLE, 3, 1, 1, 0)
+            gen_with_kickers(g, C_TRIO_PAIR, 3, 2, 1, 0)
+    if g.size == 0 and g.cap - g.n >= CHAIN_ROOM:
+        # Room for every bare chain a hand can hold: one check for all of them.
+        p = g.out + g.n
+        if not banned(g, C_STRAIGHT):
+            p = runs(p, 1, r1, 5, C_STRAIGHT)
+        if not banned(g, C_PAIR_CHAIN):
+            p = runs(p, 2, r2, 3, C_PAIR_CHAIN)
+        if not banned(g, C_PLANE):
+            p = runs(p, 3, r3, 2, C_PLANE)
+        g.n = p - g.out
+    else:
+        if r1 & (r1 >> 1) & (r1 >> 2) & (r1 >> 3) & (r1 >> 4):
+            gen_chain(g, C_STRAIGHT, 1, 5, 0, 0, 0)
+        if r2 & (r2 >> 1) & (r2 >> 2):
+            gen_chain(g, C_PAIR_CHAIN, 2, 3, 0, 0, 0)
+        if r3 & (r3 >> 1):
+            gen_chain(g, C_PLANE, 3, 2, 0, 0, 0)
+    if r3 & (r3 >> 1):
+        gen_chain(g, C_PLANE_SINGLE, 3, 2, 1, 0, 0)
+        gen_chain(g, C_PLANE_PAIR, 3, 2, 2, 0, 0)
+    if quads and g.flags & F_FOUR_TWO:
         gen_with_kickers(g, C_FOUR_TWO_SINGLE, 4, 1, 2, 0)
         gen_with_kickers(g, C_FOUR_TWO_PAIR, 4, 2, 2, 0)
-    gen_shuttles(g, 0, 0, 0)
-    gen_bombs(g, -1)
+    if g.flags & F_SHUTTLE:
+        gen_shuttles(g, 0, 0, 0)
+    # Bombs and the rocket (two decks: joker bombs of two or more jokers).
+    if quads or (g.at_least[1] >> R_SMALL) == 3 or (g.at_least[2] >> R_SMALL):
+        gen_bombs(g, -1)
 
 
 # ---------------------------------------------------------------- laizi (docs/rules.md §7)
