@@ -1030,9 +1030,11 @@ cdef Py_ssize_t generate(u64 hand, u64 last_cards, u64 last_info, int flags,
             gen_bombs(&g, -1)
             return g.n
         combo = info_combo(last_info)
-    if is_top_bomb(last_cards, last_info, flags):
-        return g.n
-    beat = bomb_power(last_cards, last_info, flags)
+    beat = -1
+    if is_bomb_combo(combo):
+        if is_top_bomb(last_cards, last_info, flags):
+            return g.n
+        beat = bomb_power(last_cards, last_info, flags)
     if g.nw:
         if beat < 0:
             lz_combo(&g, combo, info_main(last_info) + 1, info_length(last_info))
@@ -1041,7 +1043,8 @@ cdef Py_ssize_t generate(u64 hand, u64 last_cards, u64 last_info, int flags,
         if beat < 0 and combo == C_PLANE_SINGLE and flags & F_DZ_READ:
             dz_planes(&g, last_cards, info_length(last_info))
         elif beat < 0:
-            gen_combo(&g, combo, info_main(last_info) + 1, info_length(last_info), card_total(last_cards))
+            gen_combo(&g, combo, info_main(last_info) + 1, info_length(last_info),
+                      card_total(last_cards) if combo == C_SHUTTLE else 0)
         gen_bombs(&g, beat)
     return g.n
 
@@ -1087,37 +1090,47 @@ cdef bint valid_hand(u64 hand, int flags) noexcept nogil:
 cdef enum:
     KNOWN_FLAGS = 0x3F3F  # the rule flags whose readings plain_reading knows (bits 0-5, 8-13)
 
+cdef u64 REGULAR = (<u64>1 << (4 * R_SMALL)) - 1   # the nibbles of ranks 3..2 (no jokers)
+
+
+cdef inline u64 over(u64 w, int m) noexcept nogil:
+    """Bit 3 of each nibble of w (counts <= 8) holding more than m cards
+    (0 when none does).  over(0x0312, 2) == 0x0800."""
+    if m >= 8:
+        return 0
+    return (w + <u64>(7 - m) * 0x111111111111111ULL) & 0x888888888888888ULL
+
 
 cdef bint plain_kickers(u64 kick, int kind, int need, int lo, int hi, int flags) noexcept nogil:
     """Whether `kick` is `need` kickers of `kind` (1 single, 2 pair) that
-    with_kickers would give a main part of ranks lo..hi (docs/rules.md §2)."""
-    cdef int r, c, most = (8 if flags & F_KICKER_BOMB else 3) if flags & F_KICKER_REPEAT else 1
-    cdef bint jokers_both = flags & F_JOKERS_BOTH
-    cdef unsigned int adjacent = 0
-    cdef u64 rest
+    with_kickers would give a main part of ranks lo..hi (docs/rules.md §2).
+    Every rank at once (the counts as nibbles), no loop over kicker ranks."""
+    cdef int most = (8 if flags & F_KICKER_BOMB else 3) if flags & F_KICKER_REPEAT else 1
+    cdef int jokers = most if flags & F_KICKER_REPEAT and flags & F_JOKERS_BOTH else 1
+    cdef u64 adjacent = 0
     if card_total(kick) != need * kind or kick & run_word(lo, hi - lo + 1, 0xF):
         return False
-    if kind == 1 and need >= 3 and not (flags & F_WING_TRIO_ADJ):
-        adjacent = rank_span(lo - 1 if lo > 0 else 0, hi + 1) & 0xFFF & ~rank_span(lo, hi)
-    rest = kick
-    while rest:  # the kicker ranks, lowest first
-        r = ddz_ctz64(rest) >> 2
-        rest &= ~((<u64>0xF) << (4 * r))
-        c = count_of(kick, r)
-        if kind == 2:  # pairs: ranks 3..2; two of a rank only under kicker_bomb
-            if r > R_TWO or c % 2 or (c > 2 and not (flags & F_KICKER_BOMB)):
-                return False
-        elif c > (1 if r >= R_SMALL and not (flags & F_KICKER_REPEAT and jokers_both) else most) \
-                or (c > 2 and (adjacent >> r) & 1):
+    if kind == 2:  # pairs: ranks 3..2, even counts; two of a rank only under kicker_bomb
+        return not (kick >> (4 * R_SMALL) or kick & 0x111111111111111ULL
+                    or over(kick, 8 if flags & F_KICKER_BOMB else 2))
+    if over(kick & REGULAR, most) or over(kick & ~REGULAR, jokers):
+        return False
+    if need >= 3 and not (flags & F_WING_TRIO_ADJ):  # no trio next to the chain (within 3..A)
+        if lo > 0:
+            adjacent |= (<u64>0xF) << (4 * (lo - 1))
+        if hi < R_ACE:
+            adjacent |= (<u64>0xF) << (4 * (hi + 1))
+        if over(kick & adjacent, 2):
             return False
-    return kind == 2 or jokers_both or not (count_of(kick, R_SMALL) and count_of(kick, R_BIG))
+    return flags & F_JOKERS_BOTH or not (count_of(kick, R_SMALL) and count_of(kick, R_BIG))
 
 
 cdef inline bint plain_reading(u64 cards, u64 info, int flags) noexcept nogil:
     """Whether (cards, info) is a reading of natural cards (no laizi stand-in)
     shown from its own fields: the main part is exactly k of each rank
-    main - length + 1 .. main, the rest valid kickers (docs/rules.md §2).
-    False means "not shown", not "invalid" (bombs are not read here)."""
+    main - length + 1 .. main, the rest valid kickers (docs/rules.md §2),
+    or one deck's bomb or rocket.  False means "not shown", not "invalid"
+    (two decks' bombs are not read here)."""
     cdef int combo = info_combo(info), main = info_main(info), length = info_length(info)
     cdef int k, lo, kind = 0, need = 0
     cdef u64 body
@@ -1139,6 +1152,14 @@ cdef inline bint plain_reading(u64 cards, u64 info, int flags) noexcept nogil:
         k, kind, need = 4, combo - C_FOUR_TWO_SINGLE + 1, 2
         if length != 1 or main > R_TWO:
             return False
+    elif flags & F_TWO_DECKS:
+        return False
+    elif combo == C_BOMB:  # one deck: four of a rank
+        k = 4
+        if length != 1 or main > R_TWO:
+            return False
+    elif combo == C_ROCKET:
+        return cards == unit(R_SMALL) + unit(R_BIG) and info == make_info(C_ROCKET, R_BIG, 1)
     else:
         return False
     lo = main - length + 1
@@ -1269,28 +1290,50 @@ def is_valid_reading(u64 cards, u64 info, int flags=0):
     return valid_reading(cards, info, flags)
 
 
+cdef Py_ssize_t first_bad_hand(const u64* hands, Py_ssize_t n, int flags) noexcept nogil:
+    """The first i whose hands[i] the deck(s) cannot hold (valid_hand), n if none.
+
+    One branch-free pass over every hand (the compiler vectorises it: a few
+    instructions a hand), then a scan for the index only when one failed.
+    """
+    cdef u64 deck = 0x228888888888888ULL if flags & F_TWO_DECKS else 0x114444444444444ULL
+    cdef u64 lo = 0x0F0F0F0F0F0F0F0FULL, hi = 0x8080808080808080ULL
+    cdef u64 even = (deck & lo) | hi, odd = ((deck >> 4) & lo) | hi, ok = hi
+    cdef Py_ssize_t i
+    for i in range(n):  # contains(deck, hand), both byte lanes at once
+        ok &= (even - (hands[i] & lo)) & (odd - ((hands[i] >> 4) & lo))
+    if ok == hi:
+        return n
+    for i in range(n):
+        if not valid_hand(hands[i], flags):
+            return i
+    return n
+
+
 def _check_batch(const u64[::1] hands, const u64[::1] last_cards, const u64[::1] last_info, int flags):
-    cdef Py_ssize_t i, n = hands.shape[0]
-    cdef Py_ssize_t bad = -1, bad_last = -1
+    """Raise for the first bad row of a batch (its hand, then its last move), else nothing."""
+    cdef Py_ssize_t i, n = hands.shape[0], bad = n, bad_last = -1
+    cdef const u64* lc
+    cdef const u64* li
     if last_cards is not None and (last_cards.shape[0] != n or last_info.shape[0] != n):
         raise InvalidMoveError(f"batch of {n} hands needs {n} last moves, got "
                          f"{last_cards.shape[0]} cards and {last_info.shape[0]} infos")
+    if n == 0:
+        return
     with nogil:
-        for i in range(n):
-            if not valid_hand(hands[i], flags):
-                bad = i
-                break
-            # Each last move's reading is checked once (a run of equal ones once in all).
-            if last_cards is not None and not (
-                    i and last_cards[i] == last_cards[i - 1] and last_info[i] == last_info[i - 1]) \
-                    and not valid_reading(last_cards[i], last_info[i], flags):
-                bad_last = i
-                break
-    if bad >= 0:
-        raise InvalidCardsError(f"hands[{bad}] = {hands[bad]:#x} has more cards of a rank than the deck holds")
-    if bad_last >= 0:
+        bad = first_bad_hand(&hands[0], n, flags)
+        if last_cards is not None:
+            lc, li = &last_cards[0], &last_info[0]
+            for i in range(bad):  # the rows before the first bad hand
+                # Each last move's reading is checked once (a run of equal ones once in all).
+                if (i == 0 or lc[i] != lc[i - 1] or li[i] != li[i - 1]) and not valid_reading(lc[i], li[i], flags):
+                    bad_last = i
+                    break
+    if 0 <= bad_last < bad:
         raise InvalidMoveError(f"last move {bad_last} ({last_cards[bad_last]:#x}, {last_info[bad_last]:#x}) "
                          f"is not a valid reading of its cards")
+    if bad < n:
+        raise InvalidCardsError(f"hands[{bad}] = {hands[bad]:#x} has more cards of a rank than the deck holds")
 
 
 cdef object adopt_block(object descr, void* data, Py_ssize_t n, Py_ssize_t itemsize):
