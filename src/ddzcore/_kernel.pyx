@@ -1101,18 +1101,20 @@ cdef inline u64 over(u64 w, int m) noexcept nogil:
     return (w + <u64>(7 - m) * 0x111111111111111ULL) & 0x888888888888888ULL
 
 
-cdef bint plain_kickers(u64 kick, int kind, int need, int lo, int hi, int flags) noexcept nogil:
+cdef inline bint plain_kickers(u64 kick, int kind, int need, int lo, int hi, int flags) noexcept nogil:
     """Whether `kick` is `need` kickers of `kind` (1 single, 2 pair) that
-    with_kickers would give a main part of ranks lo..hi (docs/rules.md §2).
-    Every rank at once (the counts as nibbles), no loop over kicker ranks."""
-    cdef int most = (8 if flags & F_KICKER_BOMB else 3) if flags & F_KICKER_REPEAT else 1
-    cdef int jokers = most if flags & F_KICKER_REPEAT and flags & F_JOKERS_BOTH else 1
+    with_kickers would give a main part of ranks lo..hi (docs/rules.md §2),
+    within what the deck(s) hold.  Every rank at once (the counts as
+    nibbles), no loop over kicker ranks."""
+    cdef int deck = 8 if flags & F_TWO_DECKS else 4   # cards of a rank in the deck(s)
+    cdef int most = (deck if flags & F_KICKER_BOMB else 3) if flags & F_KICKER_REPEAT else 1
+    cdef int jokers = min(most, deck // 4) if flags & F_KICKER_REPEAT and flags & F_JOKERS_BOTH else 1
     cdef u64 adjacent = 0
-    if card_total(kick) != need * kind or kick & run_word(lo, hi - lo + 1, 0xF):
+    if card_total(kick) != need * kind or kick & run_word(lo, hi - lo + 1, 0xF) or kick >> 60:
         return False
     if kind == 2:  # pairs: ranks 3..2, even counts; two of a rank only under kicker_bomb
         return not (kick >> (4 * R_SMALL) or kick & 0x111111111111111ULL
-                    or over(kick, 8 if flags & F_KICKER_BOMB else 2))
+                    or over(kick, deck if flags & F_KICKER_BOMB else 2))
     if over(kick & REGULAR, most) or over(kick & ~REGULAR, jokers):
         return False
     if need >= 3 and not (flags & F_WING_TRIO_ADJ):  # no trio next to the chain (within 3..A)
@@ -1129,8 +1131,9 @@ cdef inline bint plain_reading(u64 cards, u64 info, int flags) noexcept nogil:
     """Whether (cards, info) is a reading of natural cards (no laizi stand-in)
     shown from its own fields: the main part is exactly k of each rank
     main - length + 1 .. main, the rest valid kickers (docs/rules.md §2),
-    or one deck's bomb or rocket.  False means "not shown", not "invalid"
-    (two decks' bombs are not read here)."""
+    or one deck's bomb or rocket; True implies a hand the deck(s) hold
+    (valid_hand).  False means "not shown", not "invalid" (two decks'
+    bombs are not read here)."""
     cdef int combo = info_combo(info), main = info_main(info), length = info_length(info)
     cdef int k, lo, kind = 0, need = 0
     cdef u64 body
@@ -1140,7 +1143,7 @@ cdef inline bint plain_reading(u64 cards, u64 info, int flags) noexcept nogil:
         k = combo if combo <= C_TRIO else 3
         if combo > C_TRIO:
             kind, need = combo - C_TRIO, 1
-        if length != 1 or (k > 1 and main > R_TWO):
+        if length != 1 or main > (R_TWO if k > 1 else R_BIG):
             return False
     elif combo <= C_PLANE_PAIR:  # chains; planes with single or pair wings
         k = combo - C_STRAIGHT + 1 if combo <= C_PLANE else 3
@@ -1188,10 +1191,10 @@ cdef bint valid_reading(u64 cards, u64 info, int flags) noexcept nogil:
     cdef int combo = info_combo(info)
     if combo == C_PASS:
         return cards == 0 and info == 0
-    if cards == 0 or not valid_hand(cards, flags):
-        return False
     if plain_reading(cards, info, flags):
         return True
+    if cards == 0 or not valid_hand(cards, flags):
+        return False
     setup(&g, cards, flags, buf, 64)
     g.size = card_total(cards)
     if combo >= C_BOMB:
@@ -1325,8 +1328,10 @@ def _check_batch(const u64[::1] hands, const u64[::1] last_cards, const u64[::1]
         if last_cards is not None:
             lc, li = &last_cards[0], &last_info[0]
             for i in range(bad):  # the rows before the first bad hand
-                # Each last move's reading is checked once (a run of equal ones once in all).
-                if (i == 0 or lc[i] != lc[i - 1] or li[i] != li[i - 1]) and not valid_reading(lc[i], li[i], flags):
+                # Each last move's reading is checked once (a run of equal ones once in all);
+                # most are shown by their own fields (plain_reading, inlined here: no call).
+                if (i == 0 or lc[i] != lc[i - 1] or li[i] != li[i - 1]) \
+                        and not (plain_reading(lc[i], li[i], flags) or valid_reading(lc[i], li[i], flags)):
                     bad_last = i
                     break
     if 0 <= bad_last < bad:
