@@ -1617,7 +1617,8 @@ def generate_batch(const u64[::1] hands, const u64[::1] last_cards=None,
     into (and moves is a view of it) when it is large enough; pass the
     previous call's result to reuse its memory.  Otherwise the moves go to a
     block grown in place and handed to NumPy without a copy.  `threads`
-    (int >= 1): threads generating chunks of positions; the result is the
+    (int >= 1): threads, each generating a contiguous part of the positions
+    straight into place (see "batches" above); the result is the
     same for any number.  Raises InvalidCardsError or InvalidMoveError
     naming the first bad hand or last move (and computes nothing),
     InvalidArgumentError for an unsuitable out or threads.
