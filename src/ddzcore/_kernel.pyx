@@ -1081,10 +1081,14 @@ cdef bint beats(u64 cards, u64 info, u64 last_cards, u64 last_info, int flags) n
             and info_main(info) > info_main(last_info))
 
 
+cdef inline u64 full_deck(int flags) noexcept nogil:
+    """The whole deck(s) as a card word: every hand is a sub-multiset of it."""
+    return 0x228888888888888ULL if flags & F_TWO_DECKS else 0x114444444444444ULL
+
+
 cdef bint valid_hand(u64 hand, int flags) noexcept nogil:
     """Rank counts within one deck (4, jokers 1) or two (8, jokers 2); top nibble empty."""
-    # The whole deck(s) as a card word: every hand is a sub-multiset of it.
-    return contains(0x228888888888888ULL if flags & F_TWO_DECKS else 0x114444444444444ULL, hand)
+    return contains(full_deck(flags), hand)
 
 
 cdef enum:
@@ -1299,7 +1303,7 @@ cdef Py_ssize_t first_bad_hand(const u64* hands, Py_ssize_t n, int flags) noexce
     One branch-free pass over every hand (the compiler vectorises it: a few
     instructions a hand), then a scan for the index only when one failed.
     """
-    cdef u64 deck = 0x228888888888888ULL if flags & F_TWO_DECKS else 0x114444444444444ULL
+    cdef u64 deck = full_deck(flags)
     cdef u64 lo = 0x0F0F0F0F0F0F0F0FULL, hi = 0x8080808080808080ULL
     cdef u64 even = (deck & lo) | hi, odd = ((deck >> 4) & lo) | hi, ok = hi
     cdef Py_ssize_t i
