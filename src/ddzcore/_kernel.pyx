@@ -1131,9 +1131,11 @@ cdef Py_ssize_t generate(u64 hand, u64 last_cards, u64 last_info, int flags,
             gen_bombs(&g, -1)
             return g.n
         combo = info_combo(last_info)
-    if is_top_bomb(last_cards, last_info, flags):
-        return g.n
-    beat = bomb_power(last_cards, last_info, flags)
+    beat = -1
+    if is_bomb_combo(combo):
+        if is_top_bomb(last_cards, last_info, flags):
+            return g.n
+        beat = bomb_power(last_cards, last_info, flags)
     if g.nw:
         if beat < 0:
             lz_combo(&g, combo, info_main(last_info) + 1, info_length(last_info))
@@ -1142,7 +1144,8 @@ cdef Py_ssize_t generate(u64 hand, u64 last_cards, u64 last_info, int flags,
         if beat < 0 and combo == C_PLANE_SINGLE and flags & F_DZ_READ:
             dz_planes(&g, last_cards, info_length(last_info))
         elif beat < 0:
-            gen_combo(&g, combo, info_main(last_info) + 1, info_length(last_info), card_total(last_cards))
+            gen_combo(&g, combo, info_main(last_info) + 1, info_length(last_info),
+                      card_total(last_cards) if combo == C_SHUTTLE else 0)
         gen_bombs(&g, beat)
     return g.n
 
@@ -1179,46 +1182,63 @@ cdef bint beats(u64 cards, u64 info, u64 last_cards, u64 last_info, int flags) n
             and info_main(info) > info_main(last_info))
 
 
+cdef inline u64 full_deck(int flags) noexcept nogil:
+    """The whole deck(s) as a card word: every hand is a sub-multiset of it."""
+    return 0x228888888888888ULL if flags & F_TWO_DECKS else 0x114444444444444ULL
+
+
 cdef bint valid_hand(u64 hand, int flags) noexcept nogil:
     """Rank counts within one deck (4, jokers 1) or two (8, jokers 2); top nibble empty."""
-    # The whole deck(s) as a card word: every hand is a sub-multiset of it.
-    return contains(0x228888888888888ULL if flags & F_TWO_DECKS else 0x114444444444444ULL, hand)
+    return contains(full_deck(flags), hand)
 
 
 cdef enum:
     KNOWN_FLAGS = 0x3F3F  # the rule flags whose readings plain_reading knows (bits 0-5, 8-13)
 
+cdef u64 REGULAR = (<u64>1 << (4 * R_SMALL)) - 1   # the nibbles of ranks 3..2 (no jokers)
 
-cdef bint plain_kickers(u64 kick, int kind, int need, int lo, int hi, int flags) noexcept nogil:
+
+cdef inline u64 over(u64 w, int m) noexcept nogil:
+    """Bit 3 of each nibble of w (counts <= 8) holding more than m cards
+    (0 when none does).  over(0x0312, 2) == 0x0800."""
+    if m >= 8:
+        return 0
+    return (w + <u64>(7 - m) * 0x111111111111111ULL) & 0x888888888888888ULL
+
+
+cdef inline bint plain_kickers(u64 kick, int kind, int need, int lo, int hi, int flags) noexcept nogil:
     """Whether `kick` is `need` kickers of `kind` (1 single, 2 pair) that
-    with_kickers would give a main part of ranks lo..hi (docs/rules.md §2)."""
-    cdef int r, c, most = (8 if flags & F_KICKER_BOMB else 3) if flags & F_KICKER_REPEAT else 1
-    cdef bint jokers_both = flags & F_JOKERS_BOTH
-    cdef unsigned int adjacent = 0
-    cdef u64 rest
-    if card_total(kick) != need * kind or kick & run_word(lo, hi - lo + 1, 0xF):
+    with_kickers would give a main part of ranks lo..hi (docs/rules.md §2),
+    within what the deck(s) hold.  Every rank at once (the counts as
+    nibbles), no loop over kicker ranks."""
+    cdef int deck = 8 if flags & F_TWO_DECKS else 4   # cards of a rank in the deck(s)
+    cdef int most = (deck if flags & F_KICKER_BOMB else 3) if flags & F_KICKER_REPEAT else 1
+    cdef int jokers = min(most, deck // 4) if flags & F_KICKER_REPEAT and flags & F_JOKERS_BOTH else 1
+    cdef u64 adjacent = 0
+    if card_total(kick) != need * kind or kick & run_word(lo, hi - lo + 1, 0xF) or kick >> 60:
         return False
-    if kind == 1 and need >= 3 and not (flags & F_WING_TRIO_ADJ):
-        adjacent = rank_span(lo - 1 if lo > 0 else 0, hi + 1) & 0xFFF & ~rank_span(lo, hi)
-    rest = kick
-    while rest:  # the kicker ranks, lowest first
-        r = ddz_ctz64(rest) >> 2
-        rest &= ~((<u64>0xF) << (4 * r))
-        c = count_of(kick, r)
-        if kind == 2:  # pairs: ranks 3..2; two of a rank only under kicker_bomb
-            if r > R_TWO or c % 2 or (c > 2 and not (flags & F_KICKER_BOMB)):
-                return False
-        elif c > (1 if r >= R_SMALL and not (flags & F_KICKER_REPEAT and jokers_both) else most) \
-                or (c > 2 and (adjacent >> r) & 1):
+    if kind == 2:  # pairs: ranks 3..2, even counts; two of a rank only under kicker_bomb
+        return not (kick >> (4 * R_SMALL) or kick & 0x111111111111111ULL
+                    or over(kick, deck if flags & F_KICKER_BOMB else 2))
+    if over(kick & REGULAR, most) or over(kick & ~REGULAR, jokers):
+        return False
+    if need >= 3 and not (flags & F_WING_TRIO_ADJ):  # no trio next to the chain (within 3..A)
+        if lo > 0:
+            adjacent |= (<u64>0xF) << (4 * (lo - 1))
+        if hi < R_ACE:
+            adjacent |= (<u64>0xF) << (4 * (hi + 1))
+        if over(kick & adjacent, 2):
             return False
-    return kind == 2 or jokers_both or not (count_of(kick, R_SMALL) and count_of(kick, R_BIG))
+    return flags & F_JOKERS_BOTH or not (count_of(kick, R_SMALL) and count_of(kick, R_BIG))
 
 
 cdef inline bint plain_reading(u64 cards, u64 info, int flags) noexcept nogil:
     """Whether (cards, info) is a reading of natural cards (no laizi stand-in)
     shown from its own fields: the main part is exactly k of each rank
-    main - length + 1 .. main, the rest valid kickers (docs/rules.md §2).
-    False means "not shown", not "invalid" (bombs are not read here)."""
+    main - length + 1 .. main, the rest valid kickers (docs/rules.md §2),
+    or one deck's bomb or rocket; True implies a hand the deck(s) hold
+    (valid_hand).  False means "not shown", not "invalid" (two decks'
+    bombs are not read here)."""
     cdef int combo = info_combo(info), main = info_main(info), length = info_length(info)
     cdef int k, lo, kind = 0, need = 0
     cdef u64 body
@@ -1228,7 +1248,7 @@ cdef inline bint plain_reading(u64 cards, u64 info, int flags) noexcept nogil:
         k = combo if combo <= C_TRIO else 3
         if combo > C_TRIO:
             kind, need = combo - C_TRIO, 1
-        if length != 1 or (k > 1 and main > R_TWO):
+        if length != 1 or main > (R_TWO if k > 1 else R_BIG):
             return False
     elif combo <= C_PLANE_PAIR:  # chains; planes with single or pair wings
         k = combo - C_STRAIGHT + 1 if combo <= C_PLANE else 3
@@ -1240,6 +1260,14 @@ cdef inline bint plain_reading(u64 cards, u64 info, int flags) noexcept nogil:
         k, kind, need = 4, combo - C_FOUR_TWO_SINGLE + 1, 2
         if length != 1 or main > R_TWO:
             return False
+    elif flags & F_TWO_DECKS:
+        return False
+    elif combo == C_BOMB:  # one deck: four of a rank
+        k = 4
+        if length != 1 or main > R_TWO:
+            return False
+    elif combo == C_ROCKET:
+        return cards == unit(R_SMALL) + unit(R_BIG) and info == make_info(C_ROCKET, R_BIG, 1)
     else:
         return False
     lo = main - length + 1
@@ -1268,10 +1296,10 @@ cdef bint valid_reading(u64 cards, u64 info, int flags) noexcept nogil:
     cdef int combo = info_combo(info)
     if combo == C_PASS:
         return cards == 0 and info == 0
-    if cards == 0 or not valid_hand(cards, flags):
-        return False
     if plain_reading(cards, info, flags):
         return True
+    if cards == 0 or not valid_hand(cards, flags):
+        return False
     setup(&g, cards, flags, buf, 64)
     g.size = card_total(cards)
     if combo >= C_BOMB:
@@ -1370,28 +1398,52 @@ def is_valid_reading(u64 cards, u64 info, int flags=0):
     return valid_reading(cards, info, flags)
 
 
+cdef Py_ssize_t first_bad_hand(const u64* hands, Py_ssize_t n, int flags) noexcept nogil:
+    """The first i whose hands[i] the deck(s) cannot hold (valid_hand), n if none.
+
+    One branch-free pass over every hand (the compiler vectorises it: a few
+    instructions a hand), then a scan for the index only when one failed.
+    """
+    cdef u64 deck = full_deck(flags)
+    cdef u64 lo = 0x0F0F0F0F0F0F0F0FULL, hi = 0x8080808080808080ULL
+    cdef u64 even = (deck & lo) | hi, odd = ((deck >> 4) & lo) | hi, ok = hi
+    cdef Py_ssize_t i
+    for i in range(n):  # contains(deck, hand), both byte lanes at once
+        ok &= (even - (hands[i] & lo)) & (odd - ((hands[i] >> 4) & lo))
+    if ok == hi:
+        return n
+    for i in range(n):
+        if not valid_hand(hands[i], flags):
+            return i
+    return n
+
+
 def _check_batch(const u64[::1] hands, const u64[::1] last_cards, const u64[::1] last_info, int flags):
-    cdef Py_ssize_t i, n = hands.shape[0]
-    cdef Py_ssize_t bad = -1, bad_last = -1
+    """Raise for the first bad row of a batch (its hand, then its last move), else nothing."""
+    cdef Py_ssize_t i, n = hands.shape[0], bad = n, bad_last = -1
+    cdef const u64* lc
+    cdef const u64* li
     if last_cards is not None and (last_cards.shape[0] != n or last_info.shape[0] != n):
         raise InvalidMoveError(f"batch of {n} hands needs {n} last moves, got "
                          f"{last_cards.shape[0]} cards and {last_info.shape[0]} infos")
+    if n == 0:
+        return
     with nogil:
-        for i in range(n):
-            if not valid_hand(hands[i], flags):
-                bad = i
-                break
-            # Each last move's reading is checked once (a run of equal ones once in all).
-            if last_cards is not None and not (
-                    i and last_cards[i] == last_cards[i - 1] and last_info[i] == last_info[i - 1]) \
-                    and not valid_reading(last_cards[i], last_info[i], flags):
-                bad_last = i
-                break
-    if bad >= 0:
-        raise InvalidCardsError(f"hands[{bad}] = {hands[bad]:#x} has more cards of a rank than the deck holds")
-    if bad_last >= 0:
+        bad = first_bad_hand(&hands[0], n, flags)
+        if last_cards is not None:
+            lc, li = &last_cards[0], &last_info[0]
+            for i in range(bad):  # the rows before the first bad hand
+                # Each last move's reading is checked once (a run of equal ones once in all);
+                # most are shown by their own fields (plain_reading, inlined here: no call).
+                if (i == 0 or lc[i] != lc[i - 1] or li[i] != li[i - 1]) \
+                        and not (plain_reading(lc[i], li[i], flags) or valid_reading(lc[i], li[i], flags)):
+                    bad_last = i
+                    break
+    if 0 <= bad_last < bad:
         raise InvalidMoveError(f"last move {bad_last} ({last_cards[bad_last]:#x}, {last_info[bad_last]:#x}) "
                          f"is not a valid reading of its cards")
+    if bad < n:
+        raise InvalidCardsError(f"hands[{bad}] = {hands[bad]:#x} has more cards of a rank than the deck holds")
 
 
 cdef object adopt_block(object descr, void* data, Py_ssize_t n, Py_ssize_t itemsize):
@@ -1410,23 +1462,29 @@ cdef object adopt_block(object descr, void* data, Py_ssize_t n, Py_ssize_t items
 # A batch's moves go into one buffer: the caller's `out` while it is large
 # enough, else a malloc'd block grown with realloc (large blocks grow in
 # place: no grow-and-copy) and handed to NumPy as the result without a copy.
-# With threads, every thread runs job_work without the GIL: it claims the
-# next chunk of CHUNK positions, generates it into a cache-sized buffer of
-# its own, then appends every finished chunk that is next in position order
-# (so the result is the same for any thread count).  Chunk buffers are
-# recycled within the call and kept (SPARE of them) for the next.
+#
+# With threads, the positions are split into one contiguous part per thread
+# and every thread writes its moves straight into their final place: thread
+# t > 0 first counts part t - 1 (no writes: a count costs about COUNT_COST
+# of a generation), adds that to where part t - 1 starts (published by
+# thread t - 1) and publishes where its own part starts; thread 0 starts at
+# 0.  Parts shrink by what their thread counts first, so all finish
+# together.  Nothing is copied and no thread waits for another's moves, so
+# the result is the same for any thread count.  A part that overflows the
+# buffer continues in a block of its own, copied into place at the end.
+# Counting (count_batch) has threads claim chunks of CHUNK positions.
 
 cdef enum:
-    CHUNK = 256             # positions a thread generates at a time (its buffer stays in cache)
-    AHEAD = 3               # chunks a thread may run ahead of the appended ones, per thread
-    SPARE = 16              # chunk buffers kept between calls
-    NAP = 100               # microseconds a thread that ran ahead waits before looking again
+    CHUNK = 256             # positions a counting thread claims at a time
+    NAP = 100               # microseconds a thread waits before looking again for its start
+
+cdef double COUNT_COST = 0.5  # a count's share of a generation's time (benchmarks/threads_speed.py)
 
 
 cdef struct Buf:
     MoveRec* p
     Py_ssize_t cap
-    bint owned              # p is ours (malloc); else the caller's `out`
+    bint owned              # p is ours (malloc); else a view (the caller's `out`, or part of the block)
 
 
 cdef bint buf_reserve(Buf* b, Py_ssize_t need, Py_ssize_t keep) noexcept nogil:
@@ -1467,72 +1525,24 @@ cdef Py_ssize_t fill(Buf* b, Py_ssize_t total, const u64* hands, const u64* last
     return total
 
 
-cdef void count_range(const u64* hands, const u64* last_cards, const u64* last_info, int flags,
-                      Py_ssize_t lo, Py_ssize_t hi, int64_t* out) noexcept nogil:
-    cdef Py_ssize_t i
+cdef Py_ssize_t count_range(const u64* hands, const u64* last_cards, const u64* last_info, int flags,
+                            Py_ssize_t lo, Py_ssize_t hi, int64_t* out) noexcept nogil:
+    """Moves of positions lo..hi-1 (into out[i] when out is not NULL); returns their sum."""
+    cdef Py_ssize_t i, n, total = 0
     for i in range(lo, hi):
-        out[i] = generate(hands[i], last_cards[i] if last_cards != NULL else 0,
-                          last_info[i] if last_cards != NULL else 0, flags, NULL, 0)
+        n = generate(hands[i], last_cards[i] if last_cards != NULL else 0,
+                     last_info[i] if last_cards != NULL else 0, flags, NULL, 0)
+        if out != NULL:
+            out[i] = n
+        total += n
+    return total
 
 
-cdef extern from *:
-    """
-    #include <string.h>
-    #if defined(__x86_64__) || defined(_M_X64)
-    #include <emmintrin.h>
-    /* Copy n 16-byte records to dst with streaming stores (no read of the
-       destination's cache lines, which are not read again soon); x86-64 has
-       SSE2 everywhere.  Other machines, or an unaligned dst: memcpy. */
-    static void ddz_stream_records(void* dst, const void* src, size_t n) {
-        __m128i* d = (__m128i*)dst;
-        const __m128i* s = (const __m128i*)src;
-        size_t i;
-        if (((size_t)dst & 15) || ((size_t)src & 15)) { memcpy(dst, src, 16 * n); return; }
-        for (i = 0; i < n; i++) _mm_stream_si128(d + i, _mm_load_si128(s + i));
-        _mm_sfence();
-    }
-    #else
-    static void ddz_stream_records(void* dst, const void* src, size_t n) { memcpy(dst, src, 16 * n); }
-    #endif
-    """
-    void ddz_stream_records(void* dst, const void* src, size_t n) noexcept nogil
-
-
-cdef struct Chunk:
-    Buf buf                 # always owned
-    Py_ssize_t n            # records generated; -1 while not finished
-
-
-cdef Buf _spare[SPARE]      # chunk buffers between calls (under _spare_lock)
-cdef int _n_spare = 0
-cdef PyThread_type_lock _spare_lock = PyThread_allocate_lock()
-
-
-cdef Buf take_buf() noexcept nogil:
-    """A chunk buffer: a spare one, else a new one (p NULL without memory)."""
-    cdef Buf b
-    global _n_spare
-    PyThread_acquire_lock(_spare_lock, WAIT_LOCK)
-    if _n_spare:
-        _n_spare -= 1
-        b = _spare[_n_spare]
-        PyThread_release_lock(_spare_lock)
-        return b
-    PyThread_release_lock(_spare_lock)
-    b.cap, b.owned = 80 * CHUNK, True
-    b.p = <MoveRec*>malloc(b.cap * sizeof(MoveRec))
-    return b
-
-
-cdef void give_buf(Buf b) noexcept nogil:
-    global _n_spare
-    PyThread_acquire_lock(_spare_lock, WAIT_LOCK)
-    if _n_spare < SPARE:
-        _spare[_n_spare] = b
-        _n_spare += 1
-        b.p = NULL
-    PyThread_release_lock(_spare_lock)
-    free(b.p)
+cdef struct Part:
+    Py_ssize_t lo, hi       # its positions
+    Py_ssize_t start        # its first record in the batch (-1 until known)
+    Py_ssize_t n            # its records (-1: out of memory)
+    Buf buf                 # a view of the batch's buffer at start, or its own block after an overflow
 
 
 cdef struct Job:
@@ -1540,83 +1550,86 @@ cdef struct Job:
     const u64* last_cards
     const u64* last_info
     int flags
-    Py_ssize_t n, nchunks, claimed, appended, total
+    Py_ssize_t n, total
     int64_t* off
     Buf dest
-    Chunk* chunks           # nchunks; a finished chunk waits here for its turn to be appended
+    Part* parts             # one per thread (generation)
+    Py_ssize_t nchunks, claimed   # counting: chunks of CHUNK positions, the next one to claim
     PyThread_type_lock lock
     PyThread_type_lock nap  # always held: waiting on it with a timeout is a short sleep
-    Py_ssize_t ahead        # how far past the appended chunks one may be claimed
-    bint failed             # out of memory
     bint counting           # count only: off[i] is position i's count (count_batch)
 
 
-cdef void job_append(Job* j) noexcept nogil:
-    """Append every finished chunk that is next in order (holding j.lock)."""
-    cdef Chunk* ch
-    cdef Py_ssize_t i, base
-    while j.appended < j.nchunks and j.chunks[j.appended].n >= 0:
-        ch = &j.chunks[j.appended]
-        base = j.total
-        if not buf_reserve(&j.dest, base + ch.n, base):
-            j.failed = True
-            return
-        ddz_stream_records(j.dest.p + base, ch.buf.p, ch.n)
-        for i in range(j.appended * CHUNK, min(j.n, (j.appended + 1) * CHUNK)):
-            j.off[i + 1] += base
-        j.total = base + ch.n
-        give_buf(ch.buf)
-        ch.buf.p = NULL
-        j.appended += 1
+cdef void part_work(Job* j, int t) noexcept nogil:
+    """Thread t's part: find where it starts (count the part before), then
+    generate it in place (docs/rules.md §2-3 through generate)."""
+    cdef Part* p = &j.parts[t]
+    cdef Part* before
+    cdef Py_ssize_t start = 0, i
+    if t:
+        before = &j.parts[t - 1]
+        start = count_range(j.hands, j.last_cards, j.last_info, j.flags, before.lo, before.hi, NULL)
+        PyThread_acquire_lock(j.lock, WAIT_LOCK)
+        while before.start < 0:
+            PyThread_release_lock(j.lock)
+            PyThread_acquire_lock_timed(j.nap, NAP, 0)
+            PyThread_acquire_lock(j.lock, WAIT_LOCK)
+        start += before.start
+        p.start = start
+        PyThread_release_lock(j.lock)
+    p.buf.owned = False
+    p.buf.p = j.dest.p + start if start < j.dest.cap else NULL
+    p.buf.cap = j.dest.cap - start if start < j.dest.cap else 0
+    p.n = fill(&p.buf, 0, j.hands, j.last_cards, j.last_info, j.flags, p.lo, p.hi, j.off)
+    if start:
+        for i in range(p.lo + 1, p.hi + 1):
+            j.off[i] += start
 
 
-cdef void job_work(Job* j) noexcept nogil:
-    """One thread's share of a batch: claim, generate and append chunks until none is left."""
-    cdef Py_ssize_t c, got
-    cdef Buf b
+cdef bint parts_join(Job* j, int nparts) noexcept nogil:
+    """Copy into place the parts that overflowed; False without memory."""
+    cdef Part* last = &j.parts[nparts - 1]
+    cdef Py_ssize_t t
+    for t in range(nparts):
+        if j.parts[t].n < 0:
+            return False
+    j.total = last.start + last.n
+    for t in range(nparts):
+        if j.parts[t].buf.owned:
+            if not buf_reserve(&j.dest, j.total, min(j.dest.cap, j.total)):
+                return False
+            memcpy(j.dest.p + j.parts[t].start, j.parts[t].buf.p, j.parts[t].n * sizeof(MoveRec))
+    return True
+
+
+cdef void count_work(Job* j) noexcept nogil:
+    """One thread's share of counting: claim and count chunks until none is left."""
+    cdef Py_ssize_t c
     while True:
         PyThread_acquire_lock(j.lock, WAIT_LOCK)
         c = j.claimed
         j.claimed = c + 1
-        # A thread far ahead (others descheduled) waits instead of filling
-        # yet another buffer: chunk buffers stay few and warm.
-        while c < j.nchunks and c - j.appended >= j.ahead and not j.failed and not j.counting:
-            PyThread_release_lock(j.lock)
-            PyThread_acquire_lock_timed(j.nap, NAP, 0)
-            PyThread_acquire_lock(j.lock, WAIT_LOCK)
         PyThread_release_lock(j.lock)
-        if c >= j.nchunks or j.failed:
+        if c >= j.nchunks:
             return
-        if j.counting:
-            count_range(j.hands, j.last_cards, j.last_info, j.flags, c * CHUNK, min(j.n, (c + 1) * CHUNK),
-                        j.off)
-            continue
-        b = take_buf()
-        got = -1 if b.p == NULL else fill(&b, 0, j.hands, j.last_cards, j.last_info, j.flags,
-                                          c * CHUNK, min(j.n, (c + 1) * CHUNK), j.off)
-        PyThread_acquire_lock(j.lock, WAIT_LOCK)
-        j.chunks[c].buf = b
-        if got < 0:
-            j.failed = True
-        else:
-            j.chunks[c].n = got
-            job_append(j)
-        PyThread_release_lock(j.lock)
+        count_range(j.hands, j.last_cards, j.last_info, j.flags, c * CHUNK, min(j.n, (c + 1) * CHUNK), j.off)
 
 
 cdef class _Batch:
-    """One batch call: its inputs, its output buffer and, with threads, the chunks."""
+    """One batch call: its inputs, its output buffer and, with threads, the parts."""
     cdef Job job
+    cdef int nparts
     cdef object out, offsets
 
     def __dealloc__(self):
-        cdef Py_ssize_t c
+        cdef Py_ssize_t t
         if self.job.dest.owned:
             free(self.job.dest.p)
-        if self.job.chunks != NULL:
-            for c in range(self.job.nchunks):
-                free(self.job.chunks[c].buf.p)
-            free(self.job.chunks)
+        if self.job.parts != NULL:
+            for t in range(self.nparts):
+                if self.job.parts[t].buf.owned:
+                    free(self.job.parts[t].buf.p)
+            free(self.job.parts)
         if self.job.lock != NULL:
             PyThread_free_lock(self.job.lock)
         if self.job.nap != NULL:
@@ -1624,43 +1637,64 @@ cdef class _Batch:
             PyThread_free_lock(self.job.nap)
 
     cdef Py_ssize_t run(self, int threads) except -1:
-        """Generate every position (in chunks over `threads` threads when > 1)."""
+        """Generate (or count) every position, over `threads` threads when > 1."""
         cdef Job* j = &self.job
-        cdef Py_ssize_t c
+        cdef Py_ssize_t t
+        cdef double w, cum
+        cdef double weights[64]
         j.nchunks = (j.n + CHUNK - 1) // CHUNK
-        if (threads <= 1 or j.nchunks < 2) and j.counting:
+        threads = min(threads, j.nchunks, 64)
+        if threads <= 1 and j.counting:
             with nogil:
                 count_range(j.hands, j.last_cards, j.last_info, j.flags, 0, j.n, j.off)
             return 0
-        if threads <= 1 or j.nchunks < 2:
+        if threads <= 1:
             with nogil:
                 j.total = fill(&j.dest, 0, j.hands, j.last_cards, j.last_info, j.flags, 0, j.n, j.off)
             if j.total < 0:
                 raise MemoryError()
             return j.total
-        j.lock, j.nap, j.ahead = PyThread_allocate_lock(), PyThread_allocate_lock(), AHEAD * threads
+        j.lock, j.nap = PyThread_allocate_lock(), PyThread_allocate_lock()
         if j.lock == NULL or j.nap == NULL:
             raise MemoryError()
         PyThread_acquire_lock(j.nap, WAIT_LOCK)
+        # A block of ours gets room for twice the default moves a position: only
+        # the pages written become memory, and the parts rarely overflow it.
+        if not j.counting and j.dest.owned and not buf_reserve(&j.dest, 128 * j.n + 1024, 0):
+            raise MemoryError()
         if not j.counting:
-            j.chunks = <Chunk*>calloc(j.nchunks, sizeof(Chunk))
-            if j.chunks == NULL:
+            j.parts = <Part*>calloc(threads, sizeof(Part))
+            if j.parts == NULL:
                 raise MemoryError()
-            for c in range(j.nchunks):
-                j.chunks[c].n = -1
-        helpers = [Thread(target=self.work) for _ in range(min(threads, j.nchunks) - 1)]
-        for t in helpers:
-            t.start()
-        self.work()
-        for t in helpers:
-            t.join()
-        if j.failed:
+            self.nparts = threads
+            # Part t's weight: what is left of a thread's time after counting part t - 1.
+            w, cum = 1.0, 0.0
+            for t in range(threads):
+                weights[t] = w
+                cum += w
+                w = 1.0 - COUNT_COST * w
+            w = 0.0
+            for t in range(threads):
+                j.parts[t].lo = <Py_ssize_t>(j.n * w / cum)
+                w += weights[t]
+                j.parts[t].hi = j.n if t == threads - 1 else <Py_ssize_t>(j.n * w / cum)
+                j.parts[t].start = 0 if t == 0 else -1
+        helpers = [Thread(target=self.work, args=(t,)) for t in range(1, threads)]
+        for h in helpers:
+            h.start()
+        self.work(0)
+        for h in helpers:
+            h.join()
+        if not j.counting and not parts_join(j, threads):
             raise MemoryError()
         return j.total
 
-    def work(self):
+    def work(self, int t):
         with nogil:
-            job_work(&self.job)
+            if self.job.counting:
+                count_work(&self.job)
+            else:
+                part_work(&self.job, t)
 
     cdef object moves(self):
         """The result: a view of `out`, or the grown block handed to NumPy."""
@@ -1688,7 +1722,8 @@ def generate_batch(const u64[::1] hands, const u64[::1] last_cards=None,
     into (and moves is a view of it) when it is large enough; pass the
     previous call's result to reuse its memory.  Otherwise the moves go to a
     block grown in place and handed to NumPy without a copy.  `threads`
-    (int >= 1): threads generating chunks of positions; the result is the
+    (int >= 1): threads, each generating a contiguous part of the positions
+    straight into place (see "batches" above); the result is the
     same for any number.  Raises InvalidCardsError or InvalidMoveError
     naming the first bad hand or last move (and computes nothing),
     InvalidArgumentError for an unsuitable out or threads.
