@@ -775,7 +775,13 @@ cdef void lz_with_kickers(Gen* g, int combo, int k, int kind, int need, int lo) 
 
 cdef struct LzChain:
     int combo, k, kind, s, top
-    int pre[R_ACE + 2]      # pre[r + 1]: wild cards units s..r need at least
+    unsigned int natural    # ranks s.. with naturals (the units where a choice is left)
+    # Prefix sums over the units s..r-1, kept at [r] (their base: each unit
+    # takes all the naturals it can, wild cards fill its deficit):
+    int pre[R_ACE + 2]      # wild cards they need at least
+    int nsub[R_ACE + 2]     # of those, stand-ins (not the wild rank's own unit)
+    u64 phys[R_ACE + 2]     # their physical cards
+    u64 standins            # the stand-in nibbles of units s..top, ascending
 
 
 cdef inline int lz_deficit(Gen* g, int k, int r) noexcept nogil:
@@ -783,36 +789,107 @@ cdef inline int lz_deficit(Gen* g, int k, int r) noexcept nogil:
     return max(0, k - count_of(g.naturals, r))
 
 
+cdef inline void lz_extend(Gen* g, LzChain* ch, int top) noexcept nogil:
+    """Add unit `top` (its base: all the naturals it can take) to the prefix sums."""
+    cdef int k = ch.k, d = lz_deficit(g, k, top)
+    ch.pre[top + 1] = ch.pre[top] + d
+    ch.phys[top + 1] = ch.phys[top] + <u64>(k - d) * unit(top) + <u64>d * unit(g.wild)
+    ch.nsub[top + 1] = ch.nsub[top]
+    if top != g.wild and d:
+        ch.standins |= subs(top, d) << (4 * ch.nsub[top])
+        ch.nsub[top + 1] += d
+
+
 cdef void lz_units(Gen* g, LzChain* ch, int r, int used, u64 phys, int nsub, u64 standins) noexcept nogil:
-    """Choose, rank by rank from r to the chain top, how many naturals each
-    unit uses; wild cards beyond the units' deficits replace naturals."""
-    cdef int a, top = ch.top, k = ch.k, nat, full
+    """Units s..r-1 are chosen (phys, nsub stand-ins, `used` wild cards):
+    choose, at each unit from r up that has naturals while spare wild cards
+    are left, how many of its naturals wild cards replace (none first).  The
+    units between such choices, and all after the last, take their base
+    (from the prefix sums), so each move costs O(1) beyond its own choices."""
+    cdef int a, c, top = ch.top, k = ch.k, full
     cdef int slack = g.nw - used - (ch.pre[top + 1] - ch.pre[r])
-    while r <= top and slack == 0:
-        # No spare wild card: every remaining unit takes all the naturals it can.
-        nat = min(k, count_of(g.naturals, r))
-        phys += <u64>nat * unit(r) + <u64>(k - nat) * unit(g.wild)
-        if r != g.wild and k > nat:
-            standins |= subs(r, k - nat) << (4 * nsub)
-            nsub += k - nat
-        used += k - nat
-        r += 1
-    if r > top:
-        info = lz_info(g, ch.combo, top, top - ch.s + 1, nsub, standins)
-        if ch.kind == 0:
-            emit(g, phys, info)
-        else:
-            set_pool(g, g.nw - used, rank_span(ch.s, top))
-            with_kickers(g, phys, info, ch.kind, top - ch.s + 1, ch.s, top)
+    cdef unsigned int choices = (ch.natural >> r) << r
+    if slack > 0 and choices and (c := ddz_ctz(choices)) <= top:
+        # Units r..c-1 have no naturals: their base, then the choices at c.
+        phys += ch.phys[c] - ch.phys[r]
+        standins |= ((ch.standins >> (4 * ch.nsub[r])) & ((1ULL << (4 * (ch.nsub[c] - ch.nsub[r]))) - 1)) << (4 * nsub)
+        nsub += ch.nsub[c] - ch.nsub[r]
+        used += ch.pre[c] - ch.pre[r]
+        full = min(k, count_of(g.naturals, c))
+        for a in range(full, max(0, full - slack) - 1, -1):
+            lz_units(g, ch, c + 1, used + k - a,
+                     phys + <u64>a * unit(c) + <u64>(k - a) * unit(g.wild),
+                     nsub + k - a, standins | (subs(c, k - a) << (4 * nsub)))
         return
-    full = min(k, count_of(g.naturals, r))
-    for a in range(full, max(0, full - slack) - 1, -1):
-        if r == g.wild:  # the wild rank's own unit: wild cards at face value
-            lz_units(g, ch, r + 1, used + k, phys + <u64>k * unit(r), nsub, standins)
+    # No choice left: units r..top take their base.
+    phys += ch.phys[top + 1] - ch.phys[r]
+    standins |= (ch.standins >> (4 * ch.nsub[r])) << (4 * nsub)
+    nsub += ch.nsub[top + 1] - ch.nsub[r]
+    used += ch.pre[top + 1] - ch.pre[r]
+    info = lz_info(g, ch.combo, top, top - ch.s + 1, nsub, standins)
+    if ch.kind == 0:
+        emit(g, phys, info)
+    else:
+        set_pool(g, g.nw - used, rank_span(ch.s, top))
+        with_kickers(g, phys, info, ch.kind, top - ch.s + 1, ch.s, top)
+
+
+cdef unsigned char LZ_REV8[256]   # LZ_REV8[b]: the byte b with its bits in reverse order
+
+
+cdef void _lz_fill() noexcept:
+    cdef int b, j
+    for b in range(256):
+        LZ_REV8[b] = 0
+        for j in range(8):
+            if (b >> j) & 1:
+                LZ_REV8[b] |= 1 << (7 - j)
+
+
+_lz_fill()
+
+
+cdef inline unsigned int lz_rev12(unsigned int x) noexcept nogil:
+    """The 12 low bits of x reversed (bit j to bit 11 - j).  lz_rev12(1) == 0x800."""
+    return (<unsigned int>LZ_REV8[x & 0xFF] << 4) | (<unsigned int>LZ_REV8[(x >> 8) & 0xFF] >> 4)
+
+
+cdef void lz_straights(Gen* g, LzChain* ch) noexcept nogil:
+    """The straights of the window s..top (units of one card: a unit with a
+    natural keeps it or lets a spare wild card replace it), in lz_units'
+    order: the sets E of replaced naturals (at most the spare wild cards)
+    by their indicator over s..top, the lowest rank most significant.  As
+    numbers whose bit j is rank top - j, that order is counting up, so the
+    next set is the next submask (skipping the extensions of a full set):
+    O(1) a move, with no recursion."""
+    cdef int top = ch.top, shift = R_ACE - top, n, nd, nsub, i
+    cdef unsigned int span = rank_span(ch.s, top), mask, deficit, x = 0, e, u
+    cdef int slack = g.nw - ch.pre[top + 1]
+    cdef u64 base = ch.phys[top + 1], info0 = make_info(ch.combo, top, top - ch.s + 1), l, standins
+    mask = lz_rev12((ch.natural & span) << shift)
+    deficit = span & ~ch.natural & ~(1u << g.wild)
+    nd = ch.nsub[top + 1]
+    while True:
+        e = lz_rev12(x) >> shift
+        l = lanes(e)
+        n = card_total(l)
+        u = deficit | e
+        if u:
+            standins, i = 0, 0
+            while u:
+                standins |= <u64>ddz_ctz(u) << (4 * i)
+                u &= u - 1
+                i += 1
+            emit(g, base + <u64>n * unit(g.wild) - l,
+                 info0 | (<u64>(nd + n) << 14) | (standins << 18) | (<u64>(g.wild + 1) << 34))
         else:
-            lz_units(g, ch, r + 1, used + k - a,
-                     phys + <u64>a * unit(r) + <u64>(k - a) * unit(g.wild),
-                     nsub + k - a, standins | (subs(r, k - a) << (4 * nsub)))
+            emit(g, base, info0)
+        if n < slack:
+            x = (x - mask) & mask
+        else:
+            x = ((x | ~mask) + (x & (0u - x))) & mask
+        if x == 0:
+            return
 
 
 cdef void lz_chain(Gen* g, int combo, int k, int min_len, int kind, int lo, int fix_len) noexcept nogil:
@@ -826,17 +903,23 @@ cdef void lz_chain(Gen* g, int combo, int k, int min_len, int kind, int lo, int 
             return
         fix_len = g.size // unit_size
     ch.combo, ch.k, ch.kind = combo, k, kind
+    ch.natural = g.at_least[1] & 0xFFF & ~(1u << g.wild)
     for s in range(R_ACE + 1):
         ch.s = s
-        ch.pre[s] = 0
+        ch.pre[s] = ch.nsub[s] = 0
+        ch.phys[s] = 0
+        ch.standins = 0
         for top in range(s, R_ACE + 1):
-            ch.pre[top + 1] = ch.pre[top] + lz_deficit(g, k, top)
+            lz_extend(g, &ch, top)
             if ch.pre[top + 1] > g.nw:
                 break
             if top - s + 1 < min_len or (fix_len and top - s + 1 != fix_len) or top < lo:
                 continue
             ch.top = top
-            lz_units(g, &ch, s, 0, 0, 0, 0)
+            if k == 1 and kind == 0:
+                lz_straights(g, &ch)
+            else:
+                lz_units(g, &ch, s, 0, 0, 0, 0)
 
 
 cdef void lz_bombs(Gen* g, int beat) noexcept nogil:
