@@ -854,21 +854,23 @@ cdef inline unsigned int lz_rev12(unsigned int x) noexcept nogil:
     return (<unsigned int>LZ_REV8[x & 0xFF] << 4) | (<unsigned int>LZ_REV8[(x >> 8) & 0xFF] >> 4)
 
 
-cdef void lz_straights(Gen* g, LzChain* ch) noexcept nogil:
-    """The straights of the window s..top (units of one card: a unit with a
-    natural keeps it or lets a spare wild card replace it), in lz_units'
-    order: the sets E of replaced naturals (at most the spare wild cards)
-    by their indicator over s..top, the lowest rank most significant.  As
-    numbers whose bit j is rank top - j, that order is counting up, so the
+cdef void lz_straight(Gen* g, int combo, int s, int top, int holes, unsigned int natural) noexcept nogil:
+    """The straights of ranks s..top whose `holes` ranks without a natural
+    take a wild card each (`natural`: the ranks with one).  A rank with a
+    natural keeps it or lets a spare wild card replace it; the sets E of
+    replaced naturals (at most the spare wild cards) come in lz_units'
+    order: by their indicator over s..top, the lowest rank most significant.
+    As numbers whose bit j is rank top - j that order is counting up, so the
     next set is the next submask (skipping the extensions of a full set):
-    O(1) a move, with no recursion."""
-    cdef int top = ch.top, shift = R_ACE - top, n, nd, nsub, i
-    cdef unsigned int span = rank_span(ch.s, top), mask, deficit, x = 0, e, u
-    cdef int slack = g.nw - ch.pre[top + 1]
-    cdef u64 base = ch.phys[top + 1], info0 = make_info(ch.combo, top, top - ch.s + 1), l, standins
-    mask = lz_rev12((ch.natural & span) << shift)
-    deficit = span & ~ch.natural & ~(1u << g.wild)
-    nd = ch.nsub[top + 1]
+    O(1) a move, no recursion."""
+    cdef int shift = R_ACE - top, n, nd, i, slack = g.nw - holes
+    cdef unsigned int span = rank_span(s, top), wild = 1u << g.wild, mask, deficit, x = 0, e, u
+    cdef u64 base, info0 = make_info(combo, top, top - s + 1), l, standins
+    natural &= span
+    base = lanes(natural) + <u64>holes * unit(g.wild)
+    mask = lz_rev12(natural << shift)
+    deficit = span & ~natural & ~wild
+    nd = holes - (1 if span & wild else 0)
     while True:
         e = lz_rev12(x) >> shift
         l = lanes(e)
@@ -892,6 +894,22 @@ cdef void lz_straights(Gen* g, LzChain* ch) noexcept nogil:
             return
 
 
+cdef void lz_straights(Gen* g, int combo, int min_len, int lo, int fix_len) noexcept nogil:
+    """lz_chain's chains of one card a unit (straights): windows s..top of
+    at most nw ranks without a natural, from masks alone."""
+    cdef unsigned int natural = g.at_least[1] & 0xFFF & ~(1u << g.wild)
+    cdef int s, top, holes
+    for s in range(R_ACE + 2 - min_len):
+        holes = 0
+        for top in range(s, R_ACE + 1):
+            holes += 1 - <int>((natural >> top) & 1)
+            if holes > g.nw:
+                break
+            if top - s + 1 < min_len or (fix_len and top - s + 1 != fix_len) or top < lo:
+                continue
+            lz_straight(g, combo, s, top, holes, natural)
+
+
 cdef void lz_chain(Gen* g, int combo, int k, int min_len, int kind, int lo, int fix_len) noexcept nogil:
     """Chains with wild cards filling any units' gaps (docs/rules.md §7); as gen_chain."""
     cdef LzChain ch
@@ -902,6 +920,9 @@ cdef void lz_chain(Gen* g, int combo, int k, int min_len, int kind, int lo, int 
         if g.size % unit_size or (fix_len and fix_len != g.size // unit_size):
             return
         fix_len = g.size // unit_size
+    if k == 1 and kind == 0:
+        lz_straights(g, combo, min_len, lo, fix_len)
+        return
     ch.combo, ch.k, ch.kind = combo, k, kind
     ch.natural = g.at_least[1] & 0xFFF & ~(1u << g.wild)
     for s in range(R_ACE + 1):
@@ -916,10 +937,7 @@ cdef void lz_chain(Gen* g, int combo, int k, int min_len, int kind, int lo, int 
             if top - s + 1 < min_len or (fix_len and top - s + 1 != fix_len) or top < lo:
                 continue
             ch.top = top
-            if k == 1 and kind == 0:
-                lz_straights(g, &ch)
-            else:
-                lz_units(g, &ch, s, 0, 0, 0, 0)
+            lz_units(g, &ch, s, 0, 0, 0, 0)
 
 
 cdef void lz_bombs(Gen* g, int beat) noexcept nogil:
