@@ -775,9 +775,11 @@ cdef void lz_with_kickers(Gen* g, int combo, int k, int kind, int need, int lo) 
 
 cdef struct LzChain:
     int combo, k, kind, s, top
-    unsigned int natural    # ranks s.. with naturals (the units where a choice is left)
-    # Prefix sums over the units s..r-1, kept at [r] (their base: each unit
-    # takes all the naturals it can, wild cards fill its deficit):
+    unsigned int natural    # ranks with naturals (the units where a choice is left)
+    unsigned int stand      # ranks whose base unit has stand-ins (a deficit; not the wild rank)
+    # Prefix sums over the units 0..r-1, kept at [r] (their base: each unit
+    # takes all the naturals it can, wild cards fill its deficit); a window's
+    # sums are differences (exact in u64 arithmetic, whatever the carries):
     int pre[R_ACE + 2]      # wild cards they need at least
     int nsub[R_ACE + 2]     # of those, stand-ins (not the wild rank's own unit)
     u64 phys[R_ACE + 2]     # their physical cards
@@ -789,15 +791,32 @@ cdef inline int lz_deficit(Gen* g, int k, int r) noexcept nogil:
     return max(0, k - count_of(g.naturals, r))
 
 
-cdef inline void lz_extend(Gen* g, LzChain* ch, int top) noexcept nogil:
-    """Add unit `top` (its base: all the naturals it can take) to the prefix sums."""
-    cdef int k = ch.k, d = lz_deficit(g, k, top)
-    ch.pre[top + 1] = ch.pre[top] + d
-    ch.phys[top + 1] = ch.phys[top] + <u64>(k - d) * unit(top) + <u64>d * unit(g.wild)
-    ch.nsub[top + 1] = ch.nsub[top]
-    if top != g.wild and d:
-        ch.standins |= subs(top, d) << (4 * ch.nsub[top])
-        ch.nsub[top + 1] += d
+cdef inline void lz_prefix(Gen* g, LzChain* ch) noexcept nogil:
+    """The prefix sums of every unit's base, ranks 3..A."""
+    cdef int k = ch.k, d, r
+    ch.pre[0] = ch.nsub[0] = 0
+    ch.phys[0] = 0
+    ch.stand = 0
+    for r in range(R_ACE + 1):
+        d = lz_deficit(g, k, r)
+        ch.pre[r + 1] = ch.pre[r] + d
+        ch.phys[r + 1] = ch.phys[r] + <u64>(k - d) * unit(r) + <u64>d * unit(g.wild)
+        ch.nsub[r + 1] = ch.nsub[r]
+        if r != g.wild and d:
+            ch.stand |= 1u << r
+            ch.nsub[r + 1] += d
+
+
+cdef inline void lz_window(Gen* g, LzChain* ch, int s, int top) noexcept nogil:
+    """Set the window s..top and its stand-in nibbles (at most nw)."""
+    cdef unsigned int m = ch.stand & rank_span(s, top)
+    cdef int r
+    ch.s, ch.top = s, top
+    ch.standins = 0
+    while m:
+        r = ddz_ctz(m)
+        m &= m - 1
+        ch.standins |= subs(r, ch.nsub[r + 1] - ch.nsub[r]) << (4 * (ch.nsub[r] - ch.nsub[s]))
 
 
 cdef void lz_units(Gen* g, LzChain* ch, int r, int used, u64 phys, int nsub, u64 standins) noexcept nogil:
@@ -812,7 +831,7 @@ cdef void lz_units(Gen* g, LzChain* ch, int r, int used, u64 phys, int nsub, u64
     if slack > 0 and choices and (c := ddz_ctz(choices)) <= top:
         # Units r..c-1 have no naturals: their base, then the choices at c.
         phys += ch.phys[c] - ch.phys[r]
-        standins |= ((ch.standins >> (4 * ch.nsub[r])) & ((1ULL << (4 * (ch.nsub[c] - ch.nsub[r]))) - 1)) << (4 * nsub)
+        standins |= ((ch.standins >> (4 * (ch.nsub[r] - ch.nsub[ch.s]))) & ((1ULL << (4 * (ch.nsub[c] - ch.nsub[r]))) - 1)) << (4 * nsub)
         nsub += ch.nsub[c] - ch.nsub[r]
         used += ch.pre[c] - ch.pre[r]
         full = min(k, count_of(g.naturals, c))
@@ -823,7 +842,7 @@ cdef void lz_units(Gen* g, LzChain* ch, int r, int used, u64 phys, int nsub, u64
         return
     # No choice left: units r..top take their base.
     phys += ch.phys[top + 1] - ch.phys[r]
-    standins |= (ch.standins >> (4 * ch.nsub[r])) << (4 * nsub)
+    standins |= (ch.standins >> (4 * (ch.nsub[r] - ch.nsub[ch.s]))) << (4 * nsub)
     nsub += ch.nsub[top + 1] - ch.nsub[r]
     used += ch.pre[top + 1] - ch.pre[r]
     info = lz_info(g, ch.combo, top, top - ch.s + 1, nsub, standins)
@@ -925,19 +944,18 @@ cdef void lz_chain(Gen* g, int combo, int k, int min_len, int kind, int lo, int 
         return
     ch.combo, ch.k, ch.kind = combo, k, kind
     ch.natural = g.at_least[1] & 0xFFF & ~(1u << g.wild)
-    for s in range(R_ACE + 1):
-        ch.s = s
-        ch.pre[s] = ch.nsub[s] = 0
-        ch.phys[s] = 0
-        ch.standins = 0
-        for top in range(s, R_ACE + 1):
-            lz_extend(g, &ch, top)
-            if ch.pre[top + 1] > g.nw:
+    if fix_len:
+        if fix_len < min_len:
+            return
+        min_len = fix_len
+    lz_prefix(g, &ch)
+    for s in range(R_ACE + 2 - min_len):
+        for top in range(s + min_len - 1, R_ACE + 1):
+            if ch.pre[top + 1] - ch.pre[s] > g.nw or (fix_len and top - s + 1 > fix_len):
                 break
-            if top - s + 1 < min_len or (fix_len and top - s + 1 != fix_len) or top < lo:
-                continue
-            ch.top = top
-            lz_units(g, &ch, s, 0, 0, 0, 0)
+            if top >= lo:
+                lz_window(g, &ch, s, top)
+                lz_units(g, &ch, s, 0, 0, 0, 0)
 
 
 cdef void lz_bombs(Gen* g, int beat) noexcept nogil:
