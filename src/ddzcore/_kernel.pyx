@@ -747,19 +747,51 @@ cdef void lz_sets(Gen* g, int combo, int k, int lo) noexcept nogil:
                  lz_info(g, combo, x, 1, k - a, subs(x, k - a)))
 
 
+cdef struct LzPool:
+    u64 ones, twos, twice   # lanes() of the naturals' pool1, pool2 and pool_twice (no wild card)
+
+
+cdef inline void lz_pool(Gen* g, LzPool* p) noexcept nogil:
+    p.ones = lanes(g.at_least[1])
+    p.twos = lanes(g.at_least[2] & 0x1FFF)
+    p.twice = lanes(g.twice)
+
+
+cdef inline void lz_kick(Gen* g, LzPool* p, u64 w, u64 info, int kind, int need, int lo, int hi,
+                         int left) noexcept nogil:
+    """with_kickers for main ranks lo..hi with `left` free wild cards in the
+    pool (set_pool's pool): one or two single or pair kickers straight from
+    the naturals' lanes plus the wild lane, without rebuilding the pool."""
+    cdef u64 wild = unit(g.wild), others
+    if (rank_span(lo, hi) >> g.wild) & 1:
+        left = 0
+    if kind == 1 and need <= 2:
+        others = ~run_word(lo, hi - lo + 1, 0xF)
+        g.lanes_twice = p.twice | (wild if left >= 2 and (g.flags & F_KICKER_REPEAT) else 0)
+        g.lanes_ok = False      # lanes_twice is ours until the next set_pool
+        kick12(g, w, info, need, (p.ones | (wild if left >= 1 else 0)) & others, g.flags & F_JOKERS_BOTH)
+    elif kind == 2 and need <= 2 and not (g.flags & F_KICKER_BOMB):
+        others = ~run_word(lo, hi - lo + 1, 0xF)
+        pair12(g, w, info, need, (p.twos | (wild if left >= 2 else 0)) & others)
+    else:
+        set_pool(g, left, rank_span(lo, hi))
+        with_kickers(g, w, info, kind, need, lo, hi)
+
+
 cdef void lz_with_kickers(Gen* g, int combo, int k, int kind, int need, int lo) noexcept nogil:
     """Trio or four-with-two: k of rank x (any mix of naturals and wild cards;
     wild cards alone may stand for any rank inside a larger move) + kickers."""
     cdef int x, a, c, left
+    cdef LzPool pool
     if not size_ok(g, k + need * kind) or banned(g, combo):
         return
     if combo >= C_FOUR_TWO_SINGLE and not (g.flags & F_FOUR_TWO):
         return
+    lz_pool(g, &pool)
     for x in range(lo, R_TWO + 1):
         if x == g.wild:
             if g.nw >= k:
-                set_pool(g, 0, 1u << x)
-                with_kickers(g, <u64>k * unit(x), make_info(combo, x, 1), kind, need, x, x)
+                lz_kick(g, &pool, <u64>k * unit(x), make_info(combo, x, 1), kind, need, x, x, 0)
             continue
         c = count_of(g.naturals, x)
         for a in range(min(k, c), max(0, k - g.nw) - 1, -1):
@@ -768,9 +800,8 @@ cdef void lz_with_kickers(Gen* g, int combo, int k, int kind, int need, int lo) 
                 # An all-wild main part: a move made only of wild cards is held
                 # to face value (docs/rules.md §7), so one kicker at least is natural.
                 left = need * kind - 1
-            set_pool(g, left, 1u << x)
-            with_kickers(g, <u64>a * unit(x) + <u64>(k - a) * unit(g.wild),
-                         lz_info(g, combo, x, 1, k - a, subs(x, k - a)), kind, need, x, x)
+            lz_kick(g, &pool, <u64>a * unit(x) + <u64>(k - a) * unit(g.wild),
+                    lz_info(g, combo, x, 1, k - a, subs(x, k - a)), kind, need, x, x, left)
 
 
 cdef struct LzChain:
@@ -784,6 +815,7 @@ cdef struct LzChain:
     int nsub[R_ACE + 2]     # of those, stand-ins (not the wild rank's own unit)
     u64 phys[R_ACE + 2]     # their physical cards
     u64 standins            # the stand-in nibbles of units s..top, ascending
+    LzPool pool             # the kicker pool's naturals
 
 
 cdef inline int lz_deficit(Gen* g, int k, int r) noexcept nogil:
@@ -849,8 +881,7 @@ cdef void lz_units(Gen* g, LzChain* ch, int r, int used, u64 phys, int nsub, u64
     if ch.kind == 0:
         emit(g, phys, info)
     else:
-        set_pool(g, g.nw - used, rank_span(ch.s, top))
-        with_kickers(g, phys, info, ch.kind, top - ch.s + 1, ch.s, top)
+        lz_kick(g, &ch.pool, phys, info, ch.kind, top - ch.s + 1, ch.s, top, g.nw - used)
 
 
 cdef unsigned char LZ_REV8[256]   # LZ_REV8[b]: the byte b with its bits in reverse order
@@ -949,6 +980,8 @@ cdef void lz_chain(Gen* g, int combo, int k, int min_len, int kind, int lo, int 
             return
         min_len = fix_len
     lz_prefix(g, &ch)
+    if kind:
+        lz_pool(g, &ch.pool)
     for s in range(R_ACE + 2 - min_len):
         for top in range(s + min_len - 1, R_ACE + 1):
             if ch.pre[top + 1] - ch.pre[s] > g.nw or (fix_len and top - s + 1 > fix_len):
