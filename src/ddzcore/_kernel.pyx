@@ -960,9 +960,10 @@ cdef void lz_straights(Gen* g, int combo, int min_len, int lo, int fix_len) noex
             lz_straight(g, combo, s, top, holes, natural)
 
 
-cdef void lz_chain(Gen* g, int combo, int k, int min_len, int kind, int lo, int fix_len) noexcept nogil:
-    """Chains with wild cards filling any units' gaps (docs/rules.md §7); as gen_chain."""
-    cdef LzChain ch
+cdef void lz_chain(Gen* g, LzChain* ch, int combo, int k, int min_len, int kind, int lo,
+                   int fix_len) noexcept nogil:
+    """Chains with wild cards filling any units' gaps (docs/rules.md §7); as
+    gen_chain.  ch: scratch whose prefix sums are reused while ch.k == k."""
     cdef int s, top, unit_size = k + kind
     if banned(g, combo):
         return
@@ -973,22 +974,23 @@ cdef void lz_chain(Gen* g, int combo, int k, int min_len, int kind, int lo, int 
     if k == 1 and kind == 0:
         lz_straights(g, combo, min_len, lo, fix_len)
         return
-    ch.combo, ch.k, ch.kind = combo, k, kind
-    ch.natural = g.at_least[1] & 0xFFF & ~(1u << g.wild)
     if fix_len:
         if fix_len < min_len:
             return
         min_len = fix_len
-    lz_prefix(g, &ch)
-    if kind:
+    if ch.k != k:
+        ch.k = k
+        ch.natural = g.at_least[1] & 0xFFF & ~(1u << g.wild)
+        lz_prefix(g, ch)
         lz_pool(g, &ch.pool)
+    ch.combo, ch.kind = combo, kind
     for s in range(R_ACE + 2 - min_len):
         for top in range(s + min_len - 1, R_ACE + 1):
             if ch.pre[top + 1] - ch.pre[s] > g.nw or (fix_len and top - s + 1 > fix_len):
                 break
             if top >= lo:
-                lz_window(g, &ch, s, top)
-                lz_units(g, &ch, s, 0, 0, 0, 0)
+                lz_window(g, ch, s, top)
+                lz_units(g, ch, s, 0, 0, 0, 0)
 
 
 cdef void lz_bombs(Gen* g, int beat) noexcept nogil:
@@ -1012,8 +1014,13 @@ cdef void lz_bombs(Gen* g, int beat) noexcept nogil:
         emit(g, unit(R_SMALL) + unit(R_BIG), make_info(C_ROCKET, R_BIG, 1))
 
 
-cdef void lz_combo(Gen* g, int combo, int lo, int fix_len) noexcept nogil:
-    """Every laizi move of one (non-bomb) combination type, main rank >= lo."""
+cdef void lz_combo(Gen* g, int combo, int lo, int fix_len, LzChain* ch=NULL) noexcept nogil:
+    """Every laizi move of one (non-bomb) combination type, main rank >= lo
+    (ch: chains' scratch shared across types, see lz_chain)."""
+    cdef LzChain own
+    if ch == NULL:
+        own.k = 0
+        ch = &own
     if combo == C_SINGLE:
         gen_sets(g, C_SINGLE, 1, lo, 0x7FFF)       # naturals
         if lo <= g.wild and size_ok(g, 1):           # a wild card alone: face value
@@ -1025,18 +1032,20 @@ cdef void lz_combo(Gen* g, int combo, int lo, int fix_len) noexcept nogil:
     elif combo == C_FOUR_TWO_SINGLE or combo == C_FOUR_TWO_PAIR:
         lz_with_kickers(g, combo, 4, combo - C_FOUR_TWO_SINGLE + 1, 2, lo)
     elif combo == C_STRAIGHT:
-        lz_chain(g, combo, 1, 5, 0, lo, fix_len)
+        lz_chain(g, ch, combo, 1, 5, 0, lo, fix_len)
     elif combo == C_PAIR_CHAIN:
-        lz_chain(g, combo, 2, 3, 0, lo, fix_len)
+        lz_chain(g, ch, combo, 2, 3, 0, lo, fix_len)
     elif combo == C_PLANE or combo == C_PLANE_SINGLE or combo == C_PLANE_PAIR:
-        lz_chain(g, combo, 3, 2, combo - C_PLANE, lo, fix_len)
+        lz_chain(g, ch, combo, 3, 2, combo - C_PLANE, lo, fix_len)
 
 
 cdef void lz_all(Gen* g) noexcept nogil:
-    """Every laizi move of a free lead, type by type."""
+    """Every laizi move of a free lead, type by type (the planes share their prefix sums)."""
     cdef int combo
+    cdef LzChain ch
+    ch.k = 0
     for combo in range(C_SINGLE, C_BOMB):
-        lz_combo(g, combo, 0, 0)
+        lz_combo(g, combo, 0, 0, &ch)
     lz_bombs(g, -1)
 
 
