@@ -863,7 +863,8 @@ cdef void lz_units(Gen* g, LzChain* ch, int r, int used, u64 phys, int nsub, u64
     if slack > 0 and choices and (c := ddz_ctz(choices)) <= top:
         # Units r..c-1 have no naturals: their base, then the choices at c.
         phys += ch.phys[c] - ch.phys[r]
-        standins |= ((ch.standins >> (4 * (ch.nsub[r] - ch.nsub[ch.s]))) & ((1ULL << (4 * (ch.nsub[c] - ch.nsub[r]))) - 1)) << (4 * nsub)
+        standins |= (((ch.standins >> (4 * (ch.nsub[r] - ch.nsub[ch.s])))
+                      & ((1ULL << (4 * (ch.nsub[c] - ch.nsub[r]))) - 1)) << (4 * nsub))
         nsub += ch.nsub[c] - ch.nsub[r]
         used += ch.pre[c] - ch.pre[r]
         full = min(k, count_of(g.naturals, c))
