@@ -49,16 +49,21 @@ def best(fn, repeat: int) -> float:
     return min(times)
 
 
+def rows() -> "list[tuple[str, Rules, tuple[int, int], str, int | None]]":
+    """The modes: (name, rules, hand sizes, deck, wild cards in hand or None)."""
+    modes = [("one deck", Rules(), (17, 20), ONE_DECK, None)]
+    modes += [(f"laizi, {k} wild", Rules(wild="7"), (17, 20), ONE_DECK, k) for k in range(5)]
+    modes += [("two decks", Rules(decks=2), (21, 24), TWO_DECKS, None)]
+    return modes
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--positions", type=int, default=2000)
     ap.add_argument("--repeat", type=int, default=7)
     args = ap.parse_args()
-    rows = [("one deck", Rules(), (17, 20), ONE_DECK, None)]
-    rows += [(f"laizi, {k} wild", Rules(wild="7"), (17, 20), ONE_DECK, k) for k in range(5)]
-    rows += [("two decks", Rules(decks=2), (21, 24), TWO_DECKS, None)]
     print(f"{'mode':<16} {'moves/pos':>9} {'count pos/s':>12} {'batch pos/s':>12} {'batch moves/s':>14} {'ns/move':>8}")
-    for name, rules, sizes, deck, wilds in rows:
+    for name, rules, sizes, deck, wilds in rows():
         hands = hands_array(deal_hands(args.positions, sizes, deck, rules.wild, wilds, seed=7), rules)
         moves, _ = legal_moves_batch(hands, rules=rules)
         out = moves.base if moves.base is not None else moves

@@ -848,19 +848,51 @@ cdef void lz_sets(Gen* g, int combo, int k, int lo) noexcept nogil:
                  lz_info(g, combo, x, 1, k - a, subs(x, k - a)))
 
 
+cdef struct LzPool:
+    u64 ones, twos, twice   # lanes() of the naturals' pool1, pool2 and pool_twice (no wild card)
+
+
+cdef inline void lz_pool(Gen* g, LzPool* p) noexcept nogil:
+    p.ones = lanes(g.at_least[1])
+    p.twos = lanes(g.at_least[2] & 0x1FFF)
+    p.twice = lanes(g.twice)
+
+
+cdef inline void lz_kick(Gen* g, LzPool* p, u64 w, u64 info, int kind, int need, int lo, int hi,
+                         int left) noexcept nogil:
+    """with_kickers for main ranks lo..hi with `left` free wild cards in the
+    pool (set_pool's pool): one or two single or pair kickers straight from
+    the naturals' lanes plus the wild lane, without rebuilding the pool."""
+    cdef u64 wild = unit(g.wild), others
+    if (rank_span(lo, hi) >> g.wild) & 1:
+        left = 0
+    if kind == 1 and need <= 2:
+        others = ~run_word(lo, hi - lo + 1, 0xF)
+        g.lanes_twice = p.twice | (wild if left >= 2 and (g.flags & F_KICKER_REPEAT) else 0)
+        g.lanes_ok = False      # lanes_twice is ours until the next set_pool
+        kick12(g, w, info, need, (p.ones | (wild if left >= 1 else 0)) & others, g.flags & F_JOKERS_BOTH)
+    elif kind == 2 and need <= 2 and not (g.flags & F_KICKER_BOMB):
+        others = ~run_word(lo, hi - lo + 1, 0xF)
+        pair12(g, w, info, need, (p.twos | (wild if left >= 2 else 0)) & others)
+    else:
+        set_pool(g, left, rank_span(lo, hi))
+        with_kickers(g, w, info, kind, need, lo, hi)
+
+
 cdef void lz_with_kickers(Gen* g, int combo, int k, int kind, int need, int lo) noexcept nogil:
     """Trio or four-with-two: k of rank x (any mix of naturals and wild cards;
     wild cards alone may stand for any rank inside a larger move) + kickers."""
     cdef int x, a, c, left
+    cdef LzPool pool
     if not size_ok(g, k + need * kind) or banned(g, combo):
         return
     if combo >= C_FOUR_TWO_SINGLE and not (g.flags & F_FOUR_TWO):
         return
+    lz_pool(g, &pool)
     for x in range(lo, R_TWO + 1):
         if x == g.wild:
             if g.nw >= k:
-                set_pool(g, 0, 1u << x)
-                with_kickers(g, <u64>k * unit(x), make_info(combo, x, 1), kind, need, x, x)
+                lz_kick(g, &pool, <u64>k * unit(x), make_info(combo, x, 1), kind, need, x, x, 0)
             continue
         c = count_of(g.naturals, x)
         for a in range(min(k, c), max(0, k - g.nw) - 1, -1):
@@ -869,14 +901,22 @@ cdef void lz_with_kickers(Gen* g, int combo, int k, int kind, int need, int lo) 
                 # An all-wild main part: a move made only of wild cards is held
                 # to face value (docs/rules.md §7), so one kicker at least is natural.
                 left = need * kind - 1
-            set_pool(g, left, 1u << x)
-            with_kickers(g, <u64>a * unit(x) + <u64>(k - a) * unit(g.wild),
-                         lz_info(g, combo, x, 1, k - a, subs(x, k - a)), kind, need, x, x)
+            lz_kick(g, &pool, <u64>a * unit(x) + <u64>(k - a) * unit(g.wild),
+                    lz_info(g, combo, x, 1, k - a, subs(x, k - a)), kind, need, x, x, left)
 
 
 cdef struct LzChain:
     int combo, k, kind, s, top
-    int pre[R_ACE + 2]      # pre[r + 1]: wild cards units s..r need at least
+    unsigned int natural    # ranks with naturals (the units where a choice is left)
+    unsigned int stand      # ranks whose base unit has stand-ins (a deficit; not the wild rank)
+    # Prefix sums over the units 0..r-1, kept at [r] (their base: each unit
+    # takes all the naturals it can, wild cards fill its deficit); a window's
+    # sums are differences (exact in u64 arithmetic, whatever the carries):
+    int pre[R_ACE + 2]      # wild cards they need at least
+    int nsub[R_ACE + 2]     # of those, stand-ins (not the wild rank's own unit)
+    u64 phys[R_ACE + 2]     # their physical cards
+    u64 standins            # the stand-in nibbles of units s..top, ascending
+    LzPool pool             # the kicker pool's naturals
 
 
 cdef inline int lz_deficit(Gen* g, int k, int r) noexcept nogil:
@@ -884,41 +924,148 @@ cdef inline int lz_deficit(Gen* g, int k, int r) noexcept nogil:
     return max(0, k - count_of(g.naturals, r))
 
 
+cdef inline void lz_prefix(Gen* g, LzChain* ch) noexcept nogil:
+    """The prefix sums of every unit's base, ranks 3..A."""
+    cdef int k = ch.k, d, r
+    ch.pre[0] = ch.nsub[0] = 0
+    ch.phys[0] = 0
+    ch.stand = 0
+    for r in range(R_ACE + 1):
+        d = lz_deficit(g, k, r)
+        ch.pre[r + 1] = ch.pre[r] + d
+        ch.phys[r + 1] = ch.phys[r] + <u64>(k - d) * unit(r) + <u64>d * unit(g.wild)
+        ch.nsub[r + 1] = ch.nsub[r]
+        if r != g.wild and d:
+            ch.stand |= 1u << r
+            ch.nsub[r + 1] += d
+
+
+cdef inline void lz_window(Gen* g, LzChain* ch, int s, int top) noexcept nogil:
+    """Set the window s..top and its stand-in nibbles (at most nw)."""
+    cdef unsigned int m = ch.stand & rank_span(s, top)
+    cdef int r
+    ch.s, ch.top = s, top
+    ch.standins = 0
+    while m:
+        r = ddz_ctz(m)
+        m &= m - 1
+        ch.standins |= subs(r, ch.nsub[r + 1] - ch.nsub[r]) << (4 * (ch.nsub[r] - ch.nsub[s]))
+
+
 cdef void lz_units(Gen* g, LzChain* ch, int r, int used, u64 phys, int nsub, u64 standins) noexcept nogil:
-    """Choose, rank by rank from r to the chain top, how many naturals each
-    unit uses; wild cards beyond the units' deficits replace naturals."""
-    cdef int a, top = ch.top, k = ch.k, nat, full
+    """Units s..r-1 are chosen (phys, nsub stand-ins, `used` wild cards):
+    choose, at each unit from r up that has naturals while spare wild cards
+    are left, how many of its naturals wild cards replace (none first).  The
+    units between such choices, and all after the last, take their base
+    (from the prefix sums), so each move costs O(1) beyond its own choices."""
+    cdef int a, c, top = ch.top, k = ch.k, full
     cdef int slack = g.nw - used - (ch.pre[top + 1] - ch.pre[r])
-    while r <= top and slack == 0:
-        # No spare wild card: every remaining unit takes all the naturals it can.
-        nat = min(k, count_of(g.naturals, r))
-        phys += <u64>nat * unit(r) + <u64>(k - nat) * unit(g.wild)
-        if r != g.wild and k > nat:
-            standins |= subs(r, k - nat) << (4 * nsub)
-            nsub += k - nat
-        used += k - nat
-        r += 1
-    if r > top:
-        info = lz_info(g, ch.combo, top, top - ch.s + 1, nsub, standins)
-        if ch.kind == 0:
-            emit(g, phys, info)
-        else:
-            set_pool(g, g.nw - used, rank_span(ch.s, top))
-            with_kickers(g, phys, info, ch.kind, top - ch.s + 1, ch.s, top)
+    cdef unsigned int choices = (ch.natural >> r) << r
+    if slack > 0 and choices and (c := ddz_ctz(choices)) <= top:
+        # Units r..c-1 have no naturals: their base, then the choices at c.
+        phys += ch.phys[c] - ch.phys[r]
+        standins |= (((ch.standins >> (4 * (ch.nsub[r] - ch.nsub[ch.s])))
+                      & ((1ULL << (4 * (ch.nsub[c] - ch.nsub[r]))) - 1)) << (4 * nsub))
+        nsub += ch.nsub[c] - ch.nsub[r]
+        used += ch.pre[c] - ch.pre[r]
+        full = min(k, count_of(g.naturals, c))
+        for a in range(full, max(0, full - slack) - 1, -1):
+            lz_units(g, ch, c + 1, used + k - a,
+                     phys + <u64>a * unit(c) + <u64>(k - a) * unit(g.wild),
+                     nsub + k - a, standins | (subs(c, k - a) << (4 * nsub)))
         return
-    full = min(k, count_of(g.naturals, r))
-    for a in range(full, max(0, full - slack) - 1, -1):
-        if r == g.wild:  # the wild rank's own unit: wild cards at face value
-            lz_units(g, ch, r + 1, used + k, phys + <u64>k * unit(r), nsub, standins)
+    # No choice left: units r..top take their base.
+    phys += ch.phys[top + 1] - ch.phys[r]
+    standins |= (ch.standins >> (4 * (ch.nsub[r] - ch.nsub[ch.s]))) << (4 * nsub)
+    nsub += ch.nsub[top + 1] - ch.nsub[r]
+    used += ch.pre[top + 1] - ch.pre[r]
+    info = lz_info(g, ch.combo, top, top - ch.s + 1, nsub, standins)
+    if ch.kind == 0:
+        emit(g, phys, info)
+    else:
+        lz_kick(g, &ch.pool, phys, info, ch.kind, top - ch.s + 1, ch.s, top, g.nw - used)
+
+
+cdef unsigned char LZ_REV8[256]   # LZ_REV8[b]: the byte b with its bits in reverse order
+
+
+cdef void _lz_fill() noexcept:
+    cdef int b, j
+    for b in range(256):
+        LZ_REV8[b] = 0
+        for j in range(8):
+            if (b >> j) & 1:
+                LZ_REV8[b] |= 1 << (7 - j)
+
+
+_lz_fill()
+
+
+cdef inline unsigned int lz_rev12(unsigned int x) noexcept nogil:
+    """The 12 low bits of x reversed (bit j to bit 11 - j).  lz_rev12(1) == 0x800."""
+    return (<unsigned int>LZ_REV8[x & 0xFF] << 4) | (<unsigned int>LZ_REV8[(x >> 8) & 0xFF] >> 4)
+
+
+cdef void lz_straight(Gen* g, int combo, int s, int top, int holes, unsigned int natural) noexcept nogil:
+    """The straights of ranks s..top whose `holes` ranks without a natural
+    take a wild card each (`natural`: the ranks with one).  A rank with a
+    natural keeps it or lets a spare wild card replace it; the sets E of
+    replaced naturals (at most the spare wild cards) come in lz_units'
+    order: by their indicator over s..top, the lowest rank most significant.
+    As numbers whose bit j is rank top - j that order is counting up, so the
+    next set is the next submask (skipping the extensions of a full set):
+    O(1) a move, no recursion."""
+    cdef int shift = R_ACE - top, n, nd, i, slack = g.nw - holes
+    cdef unsigned int span = rank_span(s, top), wild = 1u << g.wild, mask, deficit, x = 0, e, u
+    cdef u64 base, info0 = make_info(combo, top, top - s + 1), l, standins
+    natural &= span
+    base = lanes(natural) + <u64>holes * unit(g.wild)
+    mask = lz_rev12(natural << shift)
+    deficit = span & ~natural & ~wild
+    nd = holes - (1 if span & wild else 0)
+    while True:
+        e = lz_rev12(x) >> shift
+        l = lanes(e)
+        n = card_total(l)
+        u = deficit | e
+        if u:
+            standins, i = 0, 0
+            while u:
+                standins |= <u64>ddz_ctz(u) << (4 * i)
+                u &= u - 1
+                i += 1
+            emit(g, base + <u64>n * unit(g.wild) - l,
+                 info0 | (<u64>(nd + n) << 14) | (standins << 18) | (<u64>(g.wild + 1) << 34))
         else:
-            lz_units(g, ch, r + 1, used + k - a,
-                     phys + <u64>a * unit(r) + <u64>(k - a) * unit(g.wild),
-                     nsub + k - a, standins | (subs(r, k - a) << (4 * nsub)))
+            emit(g, base, info0)
+        if n < slack:
+            x = (x - mask) & mask
+        else:
+            x = ((x | ~mask) + (x & (0u - x))) & mask
+        if x == 0:
+            return
 
 
-cdef void lz_chain(Gen* g, int combo, int k, int min_len, int kind, int lo, int fix_len) noexcept nogil:
-    """Chains with wild cards filling any units' gaps (docs/rules.md §7); as gen_chain."""
-    cdef LzChain ch
+cdef void lz_straights(Gen* g, int combo, int min_len, int lo, int fix_len) noexcept nogil:
+    """lz_chain's chains of one card a unit (straights): windows s..top of
+    at most nw ranks without a natural, from masks alone."""
+    cdef unsigned int natural = g.at_least[1] & 0xFFF & ~(1u << g.wild)
+    cdef int s, top, holes
+    for s in range(R_ACE + 2 - min_len):
+        holes = 0
+        for top in range(s, R_ACE + 1):
+            holes += 1 - <int>((natural >> top) & 1)
+            if holes > g.nw:
+                break
+            if top - s + 1 < min_len or (fix_len and top - s + 1 != fix_len) or top < lo:
+                continue
+            lz_straight(g, combo, s, top, holes, natural)
+
+
+cdef void lz_chain(Gen* g, LzChain* ch, int combo, int k, int min_len, int kind, int lo,
+                   int fix_len) noexcept nogil:
+    """Chains with wild cards filling any units' gaps (docs/rules.md §7); as
+    gen_chain.  ch: scratch whose prefix sums are reused while ch.k == k."""
     cdef int s, top, unit_size = k + kind
     if banned(g, combo):
         return
@@ -926,18 +1073,26 @@ cdef void lz_chain(Gen* g, int combo, int k, int min_len, int kind, int lo, int 
         if g.size % unit_size or (fix_len and fix_len != g.size // unit_size):
             return
         fix_len = g.size // unit_size
-    ch.combo, ch.k, ch.kind = combo, k, kind
-    for s in range(R_ACE + 1):
-        ch.s = s
-        ch.pre[s] = 0
-        for top in range(s, R_ACE + 1):
-            ch.pre[top + 1] = ch.pre[top] + lz_deficit(g, k, top)
-            if ch.pre[top + 1] > g.nw:
+    if k == 1 and kind == 0:
+        lz_straights(g, combo, min_len, lo, fix_len)
+        return
+    if fix_len:
+        if fix_len < min_len:
+            return
+        min_len = fix_len
+    if ch.k != k:
+        ch.k = k
+        ch.natural = g.at_least[1] & 0xFFF & ~(1u << g.wild)
+        lz_prefix(g, ch)
+        lz_pool(g, &ch.pool)
+    ch.combo, ch.kind = combo, kind
+    for s in range(R_ACE + 2 - min_len):
+        for top in range(s + min_len - 1, R_ACE + 1):
+            if ch.pre[top + 1] - ch.pre[s] > g.nw or (fix_len and top - s + 1 > fix_len):
                 break
-            if top - s + 1 < min_len or (fix_len and top - s + 1 != fix_len) or top < lo:
-                continue
-            ch.top = top
-            lz_units(g, &ch, s, 0, 0, 0, 0)
+            if top >= lo:
+                lz_window(g, ch, s, top)
+                lz_units(g, ch, s, 0, 0, 0, 0)
 
 
 cdef void lz_bombs(Gen* g, int beat) noexcept nogil:
@@ -961,8 +1116,13 @@ cdef void lz_bombs(Gen* g, int beat) noexcept nogil:
         emit(g, unit(R_SMALL) + unit(R_BIG), make_info(C_ROCKET, R_BIG, 1))
 
 
-cdef void lz_combo(Gen* g, int combo, int lo, int fix_len) noexcept nogil:
-    """Every laizi move of one (non-bomb) combination type, main rank >= lo."""
+cdef void lz_combo(Gen* g, int combo, int lo, int fix_len, LzChain* ch=NULL) noexcept nogil:
+    """Every laizi move of one (non-bomb) combination type, main rank >= lo
+    (ch: chains' scratch shared across types, see lz_chain)."""
+    cdef LzChain own
+    if ch == NULL:
+        own.k = 0
+        ch = &own
     if combo == C_SINGLE:
         gen_sets(g, C_SINGLE, 1, lo, 0x7FFF)       # naturals
         if lo <= g.wild and size_ok(g, 1):           # a wild card alone: face value
@@ -974,18 +1134,20 @@ cdef void lz_combo(Gen* g, int combo, int lo, int fix_len) noexcept nogil:
     elif combo == C_FOUR_TWO_SINGLE or combo == C_FOUR_TWO_PAIR:
         lz_with_kickers(g, combo, 4, combo - C_FOUR_TWO_SINGLE + 1, 2, lo)
     elif combo == C_STRAIGHT:
-        lz_chain(g, combo, 1, 5, 0, lo, fix_len)
+        lz_chain(g, ch, combo, 1, 5, 0, lo, fix_len)
     elif combo == C_PAIR_CHAIN:
-        lz_chain(g, combo, 2, 3, 0, lo, fix_len)
+        lz_chain(g, ch, combo, 2, 3, 0, lo, fix_len)
     elif combo == C_PLANE or combo == C_PLANE_SINGLE or combo == C_PLANE_PAIR:
-        lz_chain(g, combo, 3, 2, combo - C_PLANE, lo, fix_len)
+        lz_chain(g, ch, combo, 3, 2, combo - C_PLANE, lo, fix_len)
 
 
 cdef void lz_all(Gen* g) noexcept nogil:
-    """Every laizi move of a free lead, type by type."""
+    """Every laizi move of a free lead, type by type (the planes share their prefix sums)."""
     cdef int combo
+    cdef LzChain ch
+    ch.k = 0
     for combo in range(C_SINGLE, C_BOMB):
-        lz_combo(g, combo, 0, 0)
+        lz_combo(g, combo, 0, 0, &ch)
     lz_bombs(g, -1)
 
 
