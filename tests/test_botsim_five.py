@@ -237,3 +237,35 @@ def test_escape_of_native_games_is_charged_by_the_rule_book() -> None:
         assert all(points[q] == 0 for q in range(5) if q != seat and q not in opponents)
         big_m += m >= 10
     assert big_m  # both branches of the formula are met
+
+
+# -- bad input -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("seed", [-1, 1 << 64, 1.5, True])
+def test_native_runners_refuse_a_seed_out_of_range(seed: object) -> None:
+    """Every bot mix takes the same seeds: an int in [0, 2**64) (no aliasing of -1 and 2**64 - 1)."""
+    for run, n in ((botsim.run_native_games, 3), (botsim.run_native_five_games, 5)):
+        for bots in ([RandomBot()] * n, [RuleBot()] * n):
+            with pytest.raises(InvalidArgumentError, match="seed"):
+                run(2, bots, seed=seed)  # type: ignore[arg-type]
+
+
+def test_native_runners_take_numpy_beans_as_the_games_do() -> None:
+    """NumPy integers are beans for the kernel runners as for ``FiveGame`` (check_room_beans)."""
+    bots = [RuleBot() for _ in range(5)]
+    beans = np.array([100] * 5)
+    native_stats = botsim.run_native_five_games(5, bots, seed=1, room=Room(), beans=beans)
+    python_stats = run_five_games(5, bots, seed=1, room=Room(), beans=list(beans))
+    assert dataclasses.replace(native_stats, seconds=0) == dataclasses.replace(python_stats, seconds=0)
+    with pytest.raises(InvalidArgumentError, match="beans"):
+        botsim.run_native_five_games(5, bots, seed=1, room=Room(), beans=[100, 100, -1, 100, 100])
+
+
+@pytest.mark.parametrize("seed", ["-1", str(1 << 64)])
+def test_cli_refuses_a_seed_out_of_range(seed: str) -> None:
+    """Every bot mix: click's usage error naming --seed (exit 2), where rule bots used to crash in NumPy."""
+    for bots in ("random", "rule"):
+        args = ["simulate", "--players", "5", "--games", "3", "--bots", bots, "--no-progress", "--seed"]
+        assert CliRunner().invoke(main, args + ["7"]).exit_code == 0
+        r = CliRunner().invoke(main, args + [seed])
+        assert r.exit_code == 2 and "Invalid value for '--seed'" in r.output

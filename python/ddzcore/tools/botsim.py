@@ -38,6 +38,7 @@ import numpy as np
 
 from .. import _botplay
 from ..errors import InvalidArgumentError
+from ..game.base import check_room_beans
 from ..game.settlement import (FiveMultiplier, Multiplier, Room, combine_shows, settle_five, settle_game,
                                settle_no_landlord)
 from ..rules import Rules
@@ -83,26 +84,30 @@ def native_runner(bots: Sequence[Bot], rules: Optional[Rules] = None) -> "Callab
     return {(3, 1): run_native_games, (5, 2): run_native_five_games}.get((len(bots), rules.decks))
 
 
-def _policy_of(bots: Sequence[Bot], rules: Rules, beans: Optional[Sequence[int]], runner: Callable[..., Any],
-               plays: str) -> tuple[int, ...]:
-    """The kernel policies of ``bots`` for ``runner``; ``InvalidArgumentError``
-    (``runner`` plays ``plays``) unless it is their runner under ``rules``,
-    or for beans that are not one int >= 0 a seat."""
+def _policy_of(bots: Sequence[Bot], rules: Rules, room: Optional[Room], beans: Optional[Sequence[int]],
+               runner: Callable[..., Any], plays: str) -> tuple[tuple[int, ...], Optional[tuple[int, ...]]]:
+    """The kernel policies of ``bots`` for ``runner`` and the beans as a tuple
+    of ints; ``InvalidArgumentError`` (``runner`` plays ``plays``) unless it
+    is their runner under ``rules``, or for a ``room`` or beans a game
+    refuses (``check_room_beans``)."""
     policy = native_policy(bots)
     if policy is None or native_runner(bots, rules) is not runner:
         raise InvalidArgumentError(f"{runner.__name__} plays {plays}")
-    if beans is not None and (len(beans) != len(bots) or any(not isinstance(b, int) or b < 0 for b in beans)):
-        raise InvalidArgumentError(f"beans must be {len(bots)} ints >= 0, not {beans!r}")
-    return policy
+    return policy, check_room_beans(room, beans, len(bots))
 
 
 def _streams(seed: Optional[int], given: bool) -> tuple[Optional[np.random.Generator], int]:
     """The generator of the deals (``given``: rule bots only, the deals the
     Python games draw from ``default_rng(seed)``; also the source of a fresh
-    kernel seed when ``seed`` is ``None``) and the kernel seed."""
+    kernel seed when ``seed`` is ``None``) and the kernel seed.  Raises
+    ``InvalidArgumentError`` for a seed that is not ``None`` or an int in
+    [0, 2**64)."""
+    if seed is not None and (not isinstance(seed, (int, np.integer)) or isinstance(seed, bool)
+                             or not 0 <= seed < 1 << 64):
+        raise InvalidArgumentError(f"seed must be None or an int in [0, 2**64), not {seed!r}")
     rng = np.random.default_rng(seed) if given or seed is None else None
     if seed is not None:
-        return rng, seed % (1 << 64)
+        return rng, int(seed)
     return rng, 0 if given or rng is None else int(rng.integers(0, 1 << 63))
 
 
@@ -183,7 +188,7 @@ def run_native_games(n: int, bots: Sequence[Bot], seed: Optional[int] = None, ru
     is called after every few thousand games.  Returns ``SimulationStats``.
     Raises ``InvalidArgumentError`` for other bots, laizi or two-deck rules."""
     rules = Rules.coerce(rules)
-    policy = _policy_of(bots, rules, beans, run_native_games, "RandomBot and default RuleBot seats under one-deck "
+    policy, beans = _policy_of(bots, rules, room, beans, run_native_games, "RandomBot and default RuleBot seats under one-deck "
                                                               "rules without laizi; use run_games")
     flow = _kernel_args(rules, room, beans)
     given = policy == (RULE, RULE, RULE)  # rule bots only: Game's deals from this generator
@@ -280,7 +285,7 @@ def run_native_five_games(n: int, bots: Sequence[Bot], seed: Optional[int] = Non
     the module docstring).  Returns ``FiveStats``.  Raises
     ``InvalidArgumentError`` for other bots or rules that are not two-deck."""
     rules = Rules.coerce(rules) if rules is not None else Rules(decks=2)
-    policy = _policy_of(bots, rules, beans, run_native_five_games, "five RandomBot and default RuleBot seats under "
+    policy, beans = _policy_of(bots, rules, room, beans, run_native_five_games, "five RandomBot and default RuleBot seats under "
                                                                    "two-deck rules; use run_five_games")
     may = [[room is None or room.may_double(s, ll, beans) for ll in range(5)] for s in range(5)]
     given = all(p == RULE for p in policy)  # rule bots only: FiveGame's deals from this generator

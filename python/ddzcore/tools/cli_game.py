@@ -602,7 +602,8 @@ _BOT_NAMES = ", ".join(sorted(BOTS))
 
 
 _COMMON_OPTIONS = [
-    click.option("--seed", type=int, default=None, help="Seed for the deals and the bots."),
+    click.option("--seed", type=click.IntRange(0, (1 << 64) - 1), default=None,
+                 help="Seed for the deals and the bots (0 to 2**64 - 1)."),
     click.option("--rules", "preset", type=click.Choice(sorted(Rules.PRESETS)), default="standard",
                  show_default=True, help="Move-generation rules preset."),
     click.option("--bidding", type=click.Choice(["call_rob", "points"]), default="call_rob", show_default=True,
