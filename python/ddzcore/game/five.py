@@ -87,6 +87,7 @@ from ..errors import InvalidRulesError
 from ..generate import legal_moves
 from ..moves import PASS, Combo, Move, MoveList
 from ..rules import Rules
+from .._gamecore import deal_perm
 from .base import GameBase, _hand, _ncards, _parse_enum, check_room_beans
 from .settlement import FiveMultiplier, FiveSettlement, Room, settle_five, settle_five_escape
 
@@ -372,10 +373,11 @@ class FiveGame(GameBase):
         self._flags = rules.flags
         self._room = room
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        draw: Optional[float] = None  # the draw after the deal's permutation (the marked card's)
         if deal is None:
             if marked is not None:
                 raise InvalidArgumentError("marked is the marked card of a given deal: give deal= too")
-            perm = rng.permutation(N_CARDS).tolist()
+            perm, draw = deal_perm(rng, N_CARDS)  # rng.permutation(N_CARDS) then rng.random(), in C
             dealt = tuple(tuple(perm[HAND_CARDS * s:HAND_CARDS * (s + 1)]) for s in range(PLAYERS)) + (
                 tuple(perm[PLAYERS * HAND_CARDS:]),)
         else:
@@ -387,7 +389,7 @@ class FiveGame(GameBase):
                 raise InvalidDealError(f"a five-player deal is 21 cards each and 3 bottom cards, not {sizes}")
         if marked is None:
             pool = [c for part in dealt[:PLAYERS] for c in part if c % 54 < 52]
-            mk = pool[int(rng.random() * len(pool))]
+            mk = pool[int((rng.random() if draw is None else draw) * len(pool))]
         else:
             try:
                 mk = int(marked if isinstance(marked, FiveCard) else FiveCard(marked))

@@ -37,6 +37,7 @@ from typing import Any, Callable, Optional, Sequence
 import numpy as np
 
 from .. import _botplay
+from .._gamecore import deal_perm
 from ..errors import InvalidArgumentError
 from ..game.base import check_room_beans
 from ..game.settlement import (FiveMultiplier, Multiplier, Room, combine_shows, settle_five, settle_game,
@@ -188,8 +189,8 @@ def run_native_games(n: int, bots: Sequence[Bot], seed: Optional[int] = None, ru
     is called after every few thousand games.  Returns ``SimulationStats``.
     Raises ``InvalidArgumentError`` for other bots, laizi or two-deck rules."""
     rules = Rules.coerce(rules)
-    policy, beans = _policy_of(bots, rules, room, beans, run_native_games, "RandomBot and default RuleBot seats under one-deck "
-                                                              "rules without laizi; use run_games")
+    policy, beans = _policy_of(bots, rules, room, beans, run_native_games,
+                               "RandomBot and default RuleBot seats under one-deck rules without laizi; use run_games")
     flow = _kernel_args(rules, room, beans)
     given = policy == (RULE, RULE, RULE)  # rule bots only: Game's deals from this generator
     rng, kseed = _streams(seed, given)
@@ -231,10 +232,10 @@ def _draw_five_deals(rng: np.random.Generator, k: int) -> _FiveDeals:
     perms = np.empty((k, 108), np.intp)
     marked = np.empty(k, np.uint8)
     for i in range(k):
-        perm = rng.permutation(108)
+        perm, u = deal_perm(rng, 108)  # rng.permutation(108) then rng.random(), as FiveGame draws them
         perms[i] = perm
-        pool = perm[:105][perm[:105] % 54 < 52]
-        marked[i] = pool[int(rng.random() * len(pool))]
+        pool = [c for c in perm[:105] if c % 54 < 52]
+        marked[i] = pool[int(u * len(pool))]
     units = _UNITS[perms % 54]
     hands = units[:, :105].reshape(k, 5, 21).sum(axis=2, dtype=np.uint64)
     where = np.argsort(perms, axis=1)  # where[i, card]: its position in deal i
@@ -285,8 +286,8 @@ def run_native_five_games(n: int, bots: Sequence[Bot], seed: Optional[int] = Non
     the module docstring).  Returns ``FiveStats``.  Raises
     ``InvalidArgumentError`` for other bots or rules that are not two-deck."""
     rules = Rules.coerce(rules) if rules is not None else Rules(decks=2)
-    policy, beans = _policy_of(bots, rules, room, beans, run_native_five_games, "five RandomBot and default RuleBot seats under "
-                                                                   "two-deck rules; use run_five_games")
+    policy, beans = _policy_of(bots, rules, room, beans, run_native_five_games,
+                               "five RandomBot and default RuleBot seats under two-deck rules; use run_five_games")
     may = [[room is None or room.may_double(s, ll, beans) for ll in range(5)] for s in range(5)]
     given = all(p == RULE for p in policy)  # rule bots only: FiveGame's deals from this generator
     rng, kseed = _streams(seed, given)
