@@ -732,6 +732,23 @@ cdef inline MoveRec* runs(MoveRec* p, u64 k, unsigned int ranks, int min_len, in
 cdef enum:
     ONE_KICKER_ROOM = 13 * 14
 
+cdef extern from *:
+    """
+    /* Write w + kind * (one card of each rank of the lanes() word `ranks`),
+       ranks ascending, each with reading info, at p (MoveRec records); the next slot. */
+    static inline void* ddz_kick_each(void* p, uint64_t w, uint64_t info, uint64_t ranks, uint64_t kind) {
+        uint64_t* q = (uint64_t*)p;
+        if (ranks) do {
+            q[0] = w + kind * (ranks & (0 - ranks));
+            q[1] = info;
+            q += 2;
+            ranks &= ranks - 1;
+        } while (ranks);
+        return q;
+    }
+    """
+    MoveRec* ddz_kick_each(MoveRec* p, u64 w, u64 info, u64 ranks, u64 kind) noexcept nogil
+
 
 cdef inline void one_kicker(Gen* g, int combo, unsigned int trios, u64 kickers, u64 kind) noexcept nogil:
     """Write every trio of `trios` (a rank mask) with one kicker (kind 1: a
@@ -741,19 +758,13 @@ cdef inline void one_kicker(Gen* g, int combo, unsigned int trios, u64 kickers, 
     switch matters: a single or a pair of any other rank (docs/rules.md §2)."""
     cdef MoveRec* p = g.out + g.n
     cdef int r
-    cdef u64 w, info, rest, low
+    cdef u64 w, info
     while trios:
         r = ddz_ctz(trios)
         trios &= trios - 1
         w = 3 * unit(r)
         info = make_info(combo, r, 1)
-        rest = kickers & ~(<u64>0xF << (4 * r))
-        while rest:
-            low = rest & (0 - rest)
-            rest ^= low
-            p.cards = w + kind * low
-            p.info = info
-            p += 1
+        p = ddz_kick_each(p, w, info, kickers & ~(<u64>0xF << (4 * r)), kind)
     g.n = p - g.out
 
 
