@@ -162,6 +162,7 @@ cdef inline void done(Gen* g, MoveRec* p, bint fast) noexcept nogil:
         g.n = p - g.out
 
 
+cdef MoveRec SET_RECS[4 * N_RANKS]   # SET_RECS[15 * (k - 1) + r]: the set of k cards of rank r (single .. bomb)
 cdef u64 SPREAD[256]    # SPREAD[b]: bit i of b moved to bit 4i (a rank mask byte to card-word lanes)
 
 
@@ -219,6 +220,12 @@ cdef void _fill_tables() noexcept:
                         AT_LEAST_LO[b] |= (<u64>1) << (16 * (k - 1) + j)
                     else:
                         AT_LEAST_HI[b] |= (<u64>1) << (16 * (k - 5) + j)
+
+
+    for k in range(1, 5):
+        for j in range(N_RANKS):
+            SET_RECS[N_RANKS * (k - 1) + j].cards = <u64>k << (4 * j)
+            SET_RECS[N_RANKS * (k - 1) + j].info = make_info(C_SINGLE + k - 1 if k < 4 else C_BOMB, j, 1)
 
 
 _fill_tables()
@@ -461,9 +468,34 @@ cdef inline void with_kickers(Gen* g, u64 w, u64 info, int kind, int need,
 
 # ---------------------------------------------------------------- combinations
 
+cdef extern from *:
+    """
+    /* Copy recs[r] (16-byte move records) for each rank r of the rank mask
+       `ranks`, ascending, to p; the next slot.  A do-while that tests the
+       remaining ranks once a move (gcc makes fewer instructions of it than
+       of the while form). */
+    static inline void* ddz_copy_recs(void* p, const void* recs, unsigned int ranks) {
+        typedef struct { uint64_t cards, info; } rec;
+        rec* q = (rec*)p;
+        const rec* t = (const rec*)recs;
+        if (ranks) do {
+            *q++ = t[ddz_ctz(ranks)];
+            ranks &= ranks - 1;
+        } while (ranks);
+        return q;
+    }
+    """
+    MoveRec* ddz_copy_recs(MoveRec* p, const MoveRec* recs, unsigned int ranks) noexcept nogil
+
+
 cdef inline void sets_loop(Gen* g, u64 k, u64 base, unsigned int ranks, bint fast) noexcept nogil:
+    """The sets of k cards (reading base: combo single .. trio) of each rank of `ranks`."""
     cdef MoveRec* p = slot(g, fast)
     cdef int r
+    if fast:
+        p = ddz_copy_recs(p, &SET_RECS[N_RANKS * (k - 1)], ranks)
+        g.n = p - g.out
+        return
     while ranks:
         r = ddz_ctz(ranks)
         ranks &= ranks - 1
