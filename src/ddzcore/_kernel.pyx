@@ -763,6 +763,7 @@ cdef inline MoveRec* runs(MoveRec* p, u64 k, unsigned int ranks, int min_len, in
 # Trios with one kicker of a free lead: at most 13 trio ranks x 14 kicker ranks.
 cdef enum:
     ONE_KICKER_ROOM = 13 * 14
+    SETS_ROOM = 15 + 13 + 13        # singles, pairs, trios
 
 cdef extern from *:
     """
@@ -807,17 +808,28 @@ cdef void gen_all(Gen* g) noexcept nogil:
     cdef unsigned int trios = g.at_least[3] & 0x1FFF, quads = g.at_least[4] & 0x1FFF
     cdef unsigned int r1 = g.at_least[1] & 0xFFF, r2 = g.at_least[2] & 0xFFF, r3 = trios & 0xFFF
     cdef MoveRec* p
-    gen_sets(g, C_SINGLE, 1, 0, 0x7FFF)
-    gen_sets(g, C_PAIR, 2, 0, 0x1FFF)
-    if trios:
-        gen_sets(g, C_TRIO, 3, 0, 0x1FFF)
-        if g.size == 0 and g.cap - g.n >= 2 * ONE_KICKER_ROOM:
+    if g.size == 0 and g.cap - g.n >= SETS_ROOM + 2 * ONE_KICKER_ROOM:
+        # Room for every set and trio with one kicker: one check for all of them.
+        p = g.out + g.n
+        if not banned(g, C_SINGLE):
+            p = ddz_copy_recs(p, &SET_RECS[0], g.at_least[1])
+        if not banned(g, C_PAIR):
+            p = ddz_copy_recs(p, &SET_RECS[N_RANKS], g.at_least[2] & 0x1FFF)
+        g.n = p - g.out
+        if trios:
+            if not banned(g, C_TRIO):
+                p = ddz_copy_recs(p, &SET_RECS[2 * N_RANKS], trios)
+                g.n = p - g.out
             need_lanes(g)
             if not banned(g, C_TRIO_SINGLE):
                 one_kicker(g, C_TRIO_SINGLE, trios, g.lanes1, 1)
             if not banned(g, C_TRIO_PAIR):
                 one_kicker(g, C_TRIO_PAIR, trios, g.lanes2, 2)
-        else:
+    else:
+        gen_sets(g, C_SINGLE, 1, 0, 0x7FFF)
+        gen_sets(g, C_PAIR, 2, 0, 0x1FFF)
+        if trios:
+            gen_sets(g, C_TRIO, 3, 0, 0x1FFF)
             gen_with_kickers(g, C_TRIO_SINGLE, 3, 1, 1, 0)
             gen_with_kickers(g, C_TRIO_PAIR, 3, 2, 1, 0)
     if g.size == 0 and g.cap - g.n >= CHAIN_ROOM:
