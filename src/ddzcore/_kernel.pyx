@@ -801,6 +801,18 @@ cdef inline void one_kicker(Gen* g, int combo, unsigned int trios, u64 kickers, 
     g.n = p - g.out
 
 
+cdef void count_sets(Gen* g, unsigned int trios) noexcept nogil:
+    """Only counting a free lead (no room at all): its sets and trios with
+    one kicker in closed form (a trio's kicker is any single or pair of the
+    hand but its own rank, docs/rules.md §2)."""
+    cdef Py_ssize_t n1 = lanes_count(lanes(g.at_least[1]))
+    cdef Py_ssize_t n2 = lanes_count(lanes(g.at_least[2] & 0x1FFF))
+    cdef Py_ssize_t n3 = lanes_count(lanes(trios))
+    g.n += ((0 if banned(g, C_SINGLE) else n1) + (0 if banned(g, C_PAIR) else n2) +
+            (0 if banned(g, C_TRIO) else n3) + (0 if banned(g, C_TRIO_SINGLE) else n3 * (n1 - 1)) +
+            (0 if banned(g, C_TRIO_PAIR) else n3 * (n2 - 1)))
+
+
 cdef void gen_all(Gen* g) noexcept nogil:
     """Every move of a free lead, type by type (the kernel's lead order).
     A type whose main part the hand cannot hold (no trio, no run long enough
@@ -825,6 +837,8 @@ cdef void gen_all(Gen* g) noexcept nogil:
                 one_kicker(g, C_TRIO_SINGLE, trios, g.lanes1, 1)
             if not banned(g, C_TRIO_PAIR):
                 one_kicker(g, C_TRIO_PAIR, trios, g.lanes2, 2)
+    elif g.size == 0 and g.n >= g.cap:
+        count_sets(g, trios)
     else:
         gen_sets(g, C_SINGLE, 1, 0, 0x7FFF)
         gen_sets(g, C_PAIR, 2, 0, 0x1FFF)
