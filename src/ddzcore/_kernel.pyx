@@ -12,15 +12,16 @@ the ``def`` wrappers at the bottom.
 """
 
 from libc.stdlib cimport malloc, calloc, realloc, free
+from cpython.pythread cimport (PyThread_type_lock, PyThread_allocate_lock, PyThread_free_lock,
+                              PyThread_acquire_lock, PyThread_release_lock, WAIT_LOCK, PyLockStatus)
+
+cdef extern from "pythread.h":
+    PyLockStatus PyThread_acquire_lock_timed(PyThread_type_lock, long long microseconds, int intr_flag) nogil
 from libc.string cimport memcpy
 from libc.stdint cimport int64_t
 
-from cpython.pythread cimport (PyThread_type_lock, PyThread_allocate_lock, PyThread_free_lock,
-                               PyThread_acquire_lock, PyThread_release_lock, WAIT_LOCK, PyLockStatus)
-cdef extern from "pythread.h":
-    PyLockStatus PyThread_acquire_lock_timed(PyThread_type_lock, long long microseconds, int intr_flag) nogil
 from ddzcore.bits cimport *
-from ddzcore.atomic cimport ddz_load, ddz_store, ddz_add
+from ddzcore.atomic cimport ddz_load, ddz_store, ddz_add, ddz_pause
 
 
 cimport numpy as cnp
@@ -1625,61 +1626,34 @@ cdef object adopt_block(object descr, void* data, Py_ssize_t n, Py_ssize_t items
 # enough, else a malloc'd block grown with realloc (large blocks grow in
 # place: no grow-and-copy) and handed to NumPy as the result without a copy.
 #
-# With threads, the positions are cut into chunks of CHUNK, which the
-# threads claim in order (an atomic counter).  A thread generates its chunk
-# into its own scratch buffer (small: it stays in the thread's cache), then
-# looks, under the lock, whether every chunk before has its place: if so
-# the chunk's place is known (where the one before ends), and the thread
-# copies it there, together with any later chunks already generated and
-# waiting; if not, it leaves its scratch with the chunk (the thread that
-# places the chunk before will copy it) and takes a spare buffer.  Nobody
-# waits for anybody, no position is generated or counted twice, and copies
-# from different threads overlap.  A chunk that does not fit the buffer
-# keeps its moves in a block of its own, copied into place once every
-# thread is done (the buffer grown first).  Every position's moves and
-# offsets depend only on its own and its predecessors' counts, so the result
-# is the same for any thread count.  Counting (count_batch) has the threads
-# claim chunks the same way, with nothing to place.
+# With threads, the positions are split into one contiguous part per thread
+# and every thread writes its moves straight into their final place.  Thread
+# t > 0 must first learn where its part starts, that is where part t - 1
+# ends: it counts part t - 1 backwards from its end (no writes: a count
+# costs about COUNT_COST of a generation) while thread t - 1 generates it
+# forwards from its start, publishing how far it got (every PUBLISH
+# positions; the offsets it wrote are final).  Where they meet, the offset
+# thread t - 1 wrote plus what thread t counted is the start of part t; so
+# only the positions thread t - 1 had not reached yet are counted.  Parts
+# shrink by the time their thread spends counting, so all finish together.
+# Nothing is copied and no thread waits for another's moves (only, at
+# worst, for its start), so the result is the same for any thread count.
+# A part that overflows the buffer continues in a block of its own, copied
+# into place at the end.  Counting (count_batch) has threads claim chunks of
+# CHUNK positions.
 
 cdef enum:
-    CHUNK = 128             # positions a thread claims at a time (scratch: ~128 KB, cache-resident)
-    AHEAD = 32              # chunks a thread may claim past the first one without a place (bounds memory)
-    NAP = 50                # microseconds a thread that is AHEAD chunks ahead sleeps before looking again
+    CHUNK = 256             # positions a counting thread claims at a time
+    NAP = 20                # microseconds a thread waits before looking again for its start
+    PUBLISH = 16            # positions between two reports of a generating thread's progress
 
-
-cdef extern from *:
-    """
-    #if defined(__SSE2__) || defined(_M_X64)
-    #include <emmintrin.h>
-    /* n records from src to dst with non-temporal stores (x86 SSE2): the
-       lines go to memory without being read first (a plain store reads
-       each line before writing it, twice the memory traffic) and without
-       evicting the threads' scratch from their caches. */
-    static void ddz_stream_records(void* dst, const void* src, size_t n) {
-        __m128i* d = (__m128i*)dst;
-        const __m128i* s = (const __m128i*)src;
-        size_t i;
-        if (((size_t)dst & 15) != 0) { memcpy(dst, src, n * 16); return; }
-        for (i = 0; i < n; i++) _mm_stream_si128(d + i, _mm_loadu_si128(s + i));
-    }
-    /* Every streamed store is in memory before any store after this one. */
-    static void ddz_store_fence(void) { _mm_sfence(); }
-    #else
-    static void ddz_stream_records(void* dst, const void* src, size_t n) { memcpy(dst, src, n * 16); }
-    static void ddz_store_fence(void) { }
-    #endif
-    """
-    void ddz_stream_records(void* dst, const void* src, size_t n) noexcept nogil
-    void ddz_store_fence() noexcept nogil
-
-
-cdef struct Drain
+cdef double COUNT_COST = 0.5  # a count's share of a generation's time (benchmarks/threads_speed.py)
 
 
 cdef struct Buf:
     MoveRec* p
     Py_ssize_t cap
-    bint owned              # p is ours (malloc); else a view (the caller's `out`)
+    bint owned              # p is ours (malloc); else a view (the caller's `out`, or part of the block)
 
 
 cdef bint buf_reserve(Buf* b, Py_ssize_t need, Py_ssize_t keep) noexcept nogil:
@@ -1702,10 +1676,10 @@ cdef bint buf_reserve(Buf* b, Py_ssize_t need, Py_ssize_t keep) noexcept nogil:
 
 cdef Py_ssize_t fill(Buf* b, Py_ssize_t total, const u64* hands, const u64* last_cards,
                      const u64* last_info, int flags, Py_ssize_t lo, Py_ssize_t hi,
-                     int64_t* off, Drain* d) noexcept nogil:
+                     int64_t* off, int64_t base, long long* done) noexcept nogil:
     """Moves of positions lo..hi-1 into b from record `total` on; off[i + 1]
-    becomes the end of position i's moves.  After each position, as many of
-    d's queued records as it had moves are copied into place (d may be NULL).
+    becomes the end of position i's moves plus `base`.  Every PUBLISH
+    positions, *done (unless NULL) becomes the positions finished (i + 1).
     Returns the new total, -1 without memory."""
     cdef Py_ssize_t i, got
     cdef u64 lc = 0, li = 0
@@ -1718,9 +1692,9 @@ cdef Py_ssize_t fill(Buf* b, Py_ssize_t total, const u64* hands, const u64* last
                 return -1
             generate(hands[i], lc, li, flags, b.p + total, b.cap - total)
         total += got
-        off[i + 1] = total
-        if d != NULL:
-            drain(d, got)
+        off[i + 1] = base + total
+        if done != NULL and (i + 1 - lo) % PUBLISH == 0:
+            ddz_store(done, i + 1)
     return total
 
 
@@ -1737,10 +1711,12 @@ cdef Py_ssize_t count_range(const u64* hands, const u64* last_cards, const u64* 
     return total
 
 
-cdef struct Chunk:
-    long long n             # its records, -1 until generated
-    long long end           # where its records end in the batch, once placed
-    Buf held                # its moves while they wait for their place, or when they did not fit dest
+cdef struct Part:
+    Py_ssize_t lo, hi       # its positions
+    Py_ssize_t start        # its first record in the batch
+    long long done          # its positions lo..done-1 are generated (atomic; -1 until start is known)
+    Py_ssize_t n            # its records (-1: out of memory)
+    Buf buf                 # a view of the batch's buffer at start, or its own block after an overflow
 
 
 cdef struct Job:
@@ -1751,163 +1727,59 @@ cdef struct Job:
     Py_ssize_t n, total
     int64_t* off
     Buf dest
-    long long nchunks
-    long long claimed       # the next chunk to claim (atomic)
-    Chunk* chunks           # generation: one per chunk; the fields below are under the lock
-    long long placed        # chunks placed: 0..placed-1 have their end
-    Buf pool[AHEAD]         # spare scratch buffers, pool[0:pooled] (the waiting chunks' once copied)
-    int pooled
-    PyThread_type_lock lock
+    Part* parts             # one per thread (generation)
+    long long nchunks, claimed    # counting: chunks of CHUNK positions, the next one to claim (atomic)
     PyThread_type_lock nap  # always held: waiting on it with a timeout is a short sleep
-    bint failed             # a thread ran out of memory
     bint counting           # count only: off[i] is position i's count (count_batch)
 
 
-cdef struct Copy:
-    MoveRec* dst            # where the next record goes
-    const MoveRec* src      # the next record
-    Py_ssize_t left         # records still to copy
-    Buf block               # the scratch buffer they are in (recycled once copied)
-
-
-cdef struct Drain:
-    Copy items[AHEAD + 1]   # a thread's placed chunks, copied while it generates the next: items[head:n]
-    int head, n
-
-
-cdef void drain(Drain* d, Py_ssize_t quota) noexcept nogil:
-    """Copy up to `quota` queued records into place (all when quota < 0)."""
-    cdef Copy* x
-    cdef Py_ssize_t m
-    while d.head < d.n and quota:
-        x = &d.items[d.head]
-        m = x.left if quota < 0 else min(x.left, quota)
-        ddz_stream_records(x.dst, x.src, m)
-        x.dst += m
-        x.src += m
-        x.left -= m
-        if quota > 0:
-            quota -= m
-        if not x.left:
-            d.head += 1
-
-
-cdef void recycle(Job* j, Buf* b, Buf* spare) noexcept nogil:
-    """Keep a scratch buffer no longer needed: as the thread's spare, else
-    in the pool, else free it."""
-    if spare.p == NULL:
-        spare[0] = b[0]
-    else:
-        PyThread_acquire_lock(j.lock, WAIT_LOCK)
-        if j.pooled < AHEAD:
-            j.pool[j.pooled] = b[0]
-            j.pooled += 1
-            b.p = NULL
-        PyThread_release_lock(j.lock)
-        free(b.p)
-    b.p, b.cap = NULL, 0
-
-
-cdef void queue_chunk(Job* j, Drain* d, long long c, Buf* moves) noexcept nogil:
-    """Placed chunk c (its moves in `moves`): shift its offsets and queue
-    its copy into dest; when it does not fit dest, the chunk keeps `moves`.
-    `moves` is the queue's or the chunk's after this (empty)."""
-    cdef Chunk* k = &j.chunks[c]
-    cdef long long start = k.end - k.n
-    cdef Py_ssize_t i, hi = min(j.n, (c + 1) * CHUNK)
-    cdef Copy* x
-    if start:
-        for i in range(c * CHUNK + 1, hi + 1):
-            j.off[i] += start
-    if k.end <= j.dest.cap:
-        x = &d.items[d.n]
-        d.n += 1
-        x.dst, x.src, x.left, x.block = j.dest.p + start, moves.p, k.n, moves[0]
-    else:
-        k.held = moves[0]
-    moves.p, moves.cap = NULL, 0
-
-
-cdef void gen_work(Job* j) noexcept nogil:
-    """One thread's share of a batch (see "batches" above): claim chunks,
-    generate each into scratch (docs/rules.md §2-3 through generate), place
-    it and the waiting chunks after it, or leave it waiting; the placed
-    chunks are copied into dest while the next one is generated."""
-    cdef Buf s, spare, other
-    cdef Drain d
-    cdef long long c, got, first, last, k
-    cdef Py_ssize_t lo, hi
-    s.p, s.cap, s.owned = NULL, 0, True
-    spare = s
-    d.head = d.n = 0
+cdef Py_ssize_t part_start(Job* j, int t) noexcept nogil:
+    """Where part t > 0 starts: part t - 1 counted backwards from its end
+    until it meets thread t - 1 generating it forwards (see "batches")."""
+    cdef Part* before = &j.parts[t - 1]
+    cdef Py_ssize_t q = before.hi, counted = 0
+    cdef long long done
     while True:
-        c = ddz_add(&j.claimed, 1)
-        if c >= j.nchunks:
-            break
-        while c - ddz_load(&j.placed) >= AHEAD:  # only when the thread owning chunk `placed` lost its CPU
-            PyThread_acquire_lock_timed(j.nap, NAP, 0)
-        lo, hi = c * CHUNK, min(j.n, (c + 1) * CHUNK)
-        got = fill(&s, 0, j.hands, j.last_cards, j.last_info, j.flags, lo, hi, j.off, &d)
-        if got < 0:
-            j.failed, got = True, 0  # the others go on (and place their chunks); the call fails
-        drain(&d, -1)
-        for k in range(d.n):
-            recycle(j, &d.items[k].block, &spare)
-        d.head = d.n = 0
-        PyThread_acquire_lock(j.lock, WAIT_LOCK)
-        j.chunks[c].n = got
-        first = j.placed
-        if c == first:  # place it and every chunk after it generated already
-            last = first
-            while last < j.nchunks and j.chunks[last].n >= 0:
-                j.chunks[last].end = (j.chunks[last - 1].end if last else 0) + j.chunks[last].n
-                last += 1
-            ddz_store(&j.placed, last)
-        else:  # leave it waiting (the thread placing the chunk before will copy it)
-            j.chunks[c].held = s
-            s.p, s.cap = NULL, 0
-        PyThread_release_lock(j.lock)
-        if c == first:
-            queue_chunk(j, &d, c, &s)
-            for k in range(c + 1, last):
-                other = j.chunks[k].held  # now only ours to read
-                j.chunks[k].held.p, j.chunks[k].held.cap = NULL, 0
-                queue_chunk(j, &d, k, &other)
-        s = spare  # the next scratch: the spare, else one from the pool, else a new one
-        spare.p, spare.cap = NULL, 0
-        if s.p == NULL and j.pooled:  # (read without the lock: a hint)
-            PyThread_acquire_lock(j.lock, WAIT_LOCK)
-            if j.pooled:
-                j.pooled -= 1
-                s = j.pool[j.pooled]
-            PyThread_release_lock(j.lock)
-    drain(&d, -1)
-    ddz_store_fence()  # the streamed records are in memory before the thread ends
-    for k in range(d.n):
-        free(d.items[k].block.p)
-    free(s.p)
-    free(spare.p)
+        if q == before.lo or (before.hi - q) % PUBLISH == 0:
+            done = ddz_load(&before.done)
+            if done >= q:  # positions before q are generated: off[q] is final
+                return (j.off[q] if q > before.lo else before.start) + counted
+            if q == before.lo:  # counted it all: wait until its start is known
+                PyThread_acquire_lock_timed(j.nap, NAP, 0)
+                continue
+        q -= 1
+        counted += generate(j.hands[q], j.last_cards[q] if j.last_cards != NULL else 0,
+                            j.last_info[q] if j.last_cards != NULL else 0, j.flags, NULL, 0)
 
 
-cdef bint chunks_join(Job* j) noexcept nogil:
-    """The total, and the chunks that did not fit copied into place (dest
-    grown first); False without memory."""
-    cdef long long c, first = 0, start
-    if j.failed:
-        return False
-    j.total = j.chunks[j.nchunks - 1].end
-    while first < j.nchunks and j.chunks[first].held.p == NULL:
-        first += 1
-    if first == j.nchunks:
-        return True
-    if not buf_reserve(&j.dest, j.total, j.chunks[first].end - j.chunks[first].n):
-        return False
-    for c in range(first, j.nchunks):
-        if j.chunks[c].held.p != NULL:
-            start = j.chunks[c].end - j.chunks[c].n
-            memcpy(j.dest.p + start, j.chunks[c].held.p, j.chunks[c].n * sizeof(MoveRec))
-            free(j.chunks[c].held.p)
-            j.chunks[c].held.p = NULL
+cdef void part_work(Job* j, int t) noexcept nogil:
+    """Thread t's part: find where it starts (part_start), then generate it
+    in place (docs/rules.md §2-3 through generate)."""
+    cdef Part* p = &j.parts[t]
+    cdef Py_ssize_t start = part_start(j, t) if t else 0
+    p.start = start
+    ddz_store(&p.done, p.lo)
+    p.buf.owned = False
+    p.buf.p = j.dest.p + start if start < j.dest.cap else NULL
+    p.buf.cap = j.dest.cap - start if start < j.dest.cap else 0
+    p.n = fill(&p.buf, 0, j.hands, j.last_cards, j.last_info, j.flags, p.lo, p.hi, j.off, start, &p.done)
+    if p.n >= 0:  # (else thread t + 1 counts on down to what is published)
+        ddz_store(&p.done, p.hi)
+
+
+cdef bint parts_join(Job* j, int nparts) noexcept nogil:
+    """Copy into place the parts that overflowed; False without memory."""
+    cdef Part* last = &j.parts[nparts - 1]
+    cdef Py_ssize_t t
+    for t in range(nparts):
+        if j.parts[t].n < 0:
+            return False
+    j.total = last.start + last.n
+    for t in range(nparts):
+        if j.parts[t].buf.owned:
+            if not buf_reserve(&j.dest, j.total, min(j.dest.cap, j.total)):
+                return False
+            memcpy(j.dest.p + j.parts[t].start, j.parts[t].buf.p, j.parts[t].n * sizeof(MoveRec))
     return True
 
 
@@ -1922,22 +1794,20 @@ cdef void count_work(Job* j) noexcept nogil:
 
 
 cdef class _Batch:
-    """One batch call: its inputs, its output buffer and, with threads, the chunks."""
+    """One batch call: its inputs, its output buffer and, with threads, the parts."""
     cdef Job job
+    cdef int nparts
     cdef object out, offsets
 
     def __dealloc__(self):
-        cdef long long c
+        cdef Py_ssize_t t
         if self.job.dest.owned:
             free(self.job.dest.p)
-        if self.job.chunks != NULL:
-            for c in range(self.job.nchunks):
-                free(self.job.chunks[c].held.p)
-            free(self.job.chunks)
-        for c in range(self.job.pooled):
-            free(self.job.pool[c].p)
-        if self.job.lock != NULL:
-            PyThread_free_lock(self.job.lock)
+        if self.job.parts != NULL:
+            for t in range(self.nparts):
+                if self.job.parts[t].buf.owned:
+                    free(self.job.parts[t].buf.p)
+            free(self.job.parts)
         if self.job.nap != NULL:
             PyThread_release_lock(self.job.nap)
             PyThread_free_lock(self.job.nap)
@@ -1945,7 +1815,9 @@ cdef class _Batch:
     cdef Py_ssize_t run(self, int threads) except -1:
         """Generate (or count) every position, over `threads` threads when > 1."""
         cdef Job* j = &self.job
-        cdef long long c
+        cdef Py_ssize_t t
+        cdef double size, begin, meet, total
+        cdef double sizes[64]
         j.nchunks = (j.n + CHUNK - 1) // CHUNK
         threads = <int>min(threads, j.nchunks, 64)
         if threads <= 1 and j.counting:
@@ -1954,38 +1826,57 @@ cdef class _Batch:
             return 0
         if threads <= 1:
             with nogil:
-                j.total = fill(&j.dest, 0, j.hands, j.last_cards, j.last_info, j.flags, 0, j.n, j.off, NULL)
+                j.total = fill(&j.dest, 0, j.hands, j.last_cards, j.last_info, j.flags, 0, j.n, j.off, 0, NULL)
             if j.total < 0:
                 raise MemoryError()
             return j.total
+        j.nap = PyThread_allocate_lock()
+        if j.nap == NULL:
+            raise MemoryError()
+        PyThread_acquire_lock(j.nap, WAIT_LOCK)
+        # A block of ours gets room for twice the default moves a position: only
+        # the pages written become memory, and the parts rarely overflow it.
+        if not j.counting and j.dest.owned and not buf_reserve(&j.dest, 128 * j.n + 1024, 0):
+            raise MemoryError()
         if not j.counting:
-            # A block of ours gets room for twice the default moves a position:
-            # only the pages written become memory, and chunks rarely spill.
-            if j.dest.owned and not buf_reserve(&j.dest, 128 * j.n + 1024, 0):
+            j.parts = <Part*>calloc(threads, sizeof(Part))
+            if j.parts == NULL:
                 raise MemoryError()
-            j.chunks = <Chunk*>calloc(j.nchunks, sizeof(Chunk))
-            j.lock, j.nap = PyThread_allocate_lock(), PyThread_allocate_lock()
-            if j.chunks == NULL or j.lock == NULL or j.nap == NULL:
-                raise MemoryError()
-            PyThread_acquire_lock(j.nap, WAIT_LOCK)
-            for c in range(j.nchunks):
-                j.chunks[c].n = -1
-        helpers = [Thread(target=self.work) for _ in range(1, threads)]
+            self.nparts = threads
+            # Part sizes for all threads to finish at time 1 (a generation
+            # takes 1 a position, a count COUNT_COST): thread t starts
+            # generating when its count backwards through part t - 1 meets
+            # thread t - 1, which started generating at `begin`.
+            size, begin, total = 1.0, 0.0, 0.0
+            for t in range(threads):
+                sizes[t] = size
+                total += size
+                meet = COUNT_COST * size
+                if meet > begin:
+                    meet = COUNT_COST * (size + begin) / (1.0 + COUNT_COST)
+                size, begin = 1.0 - meet, meet
+            size = 0.0
+            for t in range(threads):
+                j.parts[t].lo = <Py_ssize_t>(j.n * size / total)
+                size += sizes[t]
+                j.parts[t].hi = j.n if t == threads - 1 else <Py_ssize_t>(j.n * size / total)
+                j.parts[t].done = -1
+        helpers = [Thread(target=self.work, args=(t,)) for t in range(1, threads)]
         for h in helpers:
             h.start()
-        self.work()
+        self.work(0)
         for h in helpers:
             h.join()
-        if not j.counting and not chunks_join(j):
+        if not j.counting and not parts_join(j, threads):
             raise MemoryError()
         return j.total
 
-    def work(self):
+    def work(self, int t):
         with nogil:
             if self.job.counting:
                 count_work(&self.job)
             else:
-                gen_work(&self.job)
+                part_work(&self.job, t)
 
     cdef object moves(self):
         """The result: a view of `out`, or the grown block handed to NumPy."""
@@ -2013,8 +1904,9 @@ def generate_batch(const u64[::1] hands, const u64[::1] last_cards=None,
     into (and moves is a view of it) when it is large enough; pass the
     previous call's result to reuse its memory.  Otherwise the moves go to a
     block grown in place and handed to NumPy without a copy.  `threads`
-    (int >= 1): threads, claiming chunks of positions in turn (see
-    "batches" above); the result is the same for any number.  Raises InvalidCardsError or InvalidMoveError
+    (int >= 1): threads, each generating a contiguous part of the positions
+    straight into place (see "batches" above); the result is the
+    same for any number.  Raises InvalidCardsError or InvalidMoveError
     naming the first bad hand or last move (and computes nothing),
     InvalidArgumentError for an unsuitable out or threads.
     """
