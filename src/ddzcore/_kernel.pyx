@@ -13,7 +13,8 @@ the ``def`` wrappers at the bottom.
 
 from libc.stdlib cimport malloc, calloc, realloc, free
 from cpython.pythread cimport (PyThread_type_lock, PyThread_allocate_lock, PyThread_free_lock,
-                              PyThread_acquire_lock, PyThread_release_lock, WAIT_LOCK, PyLockStatus)
+                              PyThread_acquire_lock, PyThread_release_lock, WAIT_LOCK, PyLockStatus,
+                              PyThread_start_new_thread)
 
 cdef extern from "pythread.h":
     PyLockStatus PyThread_acquire_lock_timed(PyThread_type_lock, long long microseconds, int intr_flag) nogil
@@ -72,7 +73,6 @@ cdef extern from *:
     # Index of the lowest set bit of a non-zero x.
     int ddz_ctz64(u64 x) noexcept nogil
 
-from threading import Thread
 
 from ddzcore._errors import InvalidArgumentError, InvalidCardsError, InvalidMoveError
 
@@ -1793,11 +1793,33 @@ cdef void count_work(Job* j) noexcept nogil:
         count_range(j.hands, j.last_cards, j.last_info, j.flags, c * CHUNK, min(j.n, (c + 1) * CHUNK), j.off)
 
 
+cdef void work(Job* j, int t) noexcept nogil:
+    if j.counting:
+        count_work(j)
+    else:
+        part_work(j, t)
+
+
+cdef struct Helper:
+    Job* job
+    int t                   # its thread number (1..)
+    PyThread_type_lock done # held until the helper has done its share
+
+
+cdef void helper_main(void* arg) noexcept nogil:
+    """A helper thread's life (started natively: no Python thread object and
+    no wait for it to start): its share, then `done` released."""
+    cdef Helper* h = <Helper*>arg
+    work(h.job, h.t)
+    PyThread_release_lock(h.done)
+
+
 cdef class _Batch:
     """One batch call: its inputs, its output buffer and, with threads, the parts."""
     cdef Job job
     cdef int nparts
     cdef object out, offsets
+    cdef Helper helpers[64]
 
     def __dealloc__(self):
         cdef Py_ssize_t t
@@ -1811,11 +1833,16 @@ cdef class _Batch:
         if self.job.nap != NULL:
             PyThread_release_lock(self.job.nap)
             PyThread_free_lock(self.job.nap)
+        for t in range(64):
+            if self.helpers[t].done != NULL:
+                PyThread_release_lock(self.helpers[t].done)
+                PyThread_free_lock(self.helpers[t].done)
 
     cdef Py_ssize_t run(self, int threads) except -1:
         """Generate (or count) every position, over `threads` threads when > 1."""
         cdef Job* j = &self.job
-        cdef Py_ssize_t t
+        cdef int t
+        cdef bint started[64]
         cdef double size, begin, meet, total
         cdef double sizes[64]
         j.nchunks = (j.n + CHUNK - 1) // CHUNK
@@ -1861,22 +1888,25 @@ cdef class _Batch:
                 size += sizes[t]
                 j.parts[t].hi = j.n if t == threads - 1 else <Py_ssize_t>(j.n * size / total)
                 j.parts[t].done = -1
-        helpers = [Thread(target=self.work, args=(t,)) for t in range(1, threads)]
-        for h in helpers:
-            h.start()
-        self.work(0)
-        for h in helpers:
-            h.join()
+        for t in range(1, threads):
+            self.helpers[t].job, self.helpers[t].t = j, t
+            self.helpers[t].done = PyThread_allocate_lock()
+            if self.helpers[t].done == NULL:
+                raise MemoryError()
+            PyThread_acquire_lock(self.helpers[t].done, WAIT_LOCK)
+        for t in range(1, threads):
+            started[t] = PyThread_start_new_thread(helper_main, &self.helpers[t]) != -1
+        with nogil:
+            work(j, 0)
+            for t in range(1, threads):  # a helper that could not start: its share here, in order
+                if not started[t]:
+                    work(j, t)
+            for t in range(1, threads):
+                if started[t]:
+                    PyThread_acquire_lock(self.helpers[t].done, WAIT_LOCK)
         if not j.counting and not parts_join(j, threads):
             raise MemoryError()
         return j.total
-
-    def work(self, int t):
-        with nogil:
-            if self.job.counting:
-                count_work(&self.job)
-            else:
-                part_work(&self.job, t)
 
     cdef object moves(self):
         """The result: a view of `out`, or the grown block handed to NumPy."""
