@@ -312,8 +312,9 @@ def _simulate_threads(n_games: int, seed: int, rules: Rules, cap: int, record: b
     bounds = [n_games * t // threads for t in range(threads + 1)]
     if threads == 1 or n_games < 2 * threads:
         return run(0, n_games)
-    with ThreadPoolExecutor(threads) as pool:
-        parts = list(pool.map(run, bounds[:-1], bounds[1:]))
+    with ThreadPoolExecutor(threads - 1) as pool:  # the calling thread plays the first range
+        later = pool.map(run, bounds[1:-1], bounds[2:])
+        parts = [run(0, bounds[1]), *later]
     cols = {k: np.concatenate([p[k] for p in parts]) for k in parts[0] if k != "offsets"}
     if record:
         ends = np.cumsum([0] + [len(p["moves"]) for p in parts[:-1]])
