@@ -1632,8 +1632,9 @@ cdef object adopt_block(object descr, void* data, Py_ssize_t n, Py_ssize_t items
 # ends: it counts part t - 1 backwards from its end (no writes: a count
 # costs about COUNT_COST of a generation) while thread t - 1 generates it
 # forwards from its start, publishing how far it got (every PUBLISH
-# positions; the offsets it wrote are final).  Where they meet, the offset
-# thread t - 1 wrote plus what thread t counted is the start of part t; so
+# positions, with their offsets from the part's start).  Where they meet,
+# part t - 1's start, the offset thread t - 1 wrote there and what thread t
+# counted add up to the start of part t; so
 # only the positions thread t - 1 had not reached yet are counted.  Parts
 # shrink by the time their thread spends counting, so all finish together.
 # Nothing is copied and no thread waits for another's moves (only, at
@@ -1676,11 +1677,9 @@ cdef bint buf_reserve(Buf* b, Py_ssize_t need, Py_ssize_t keep) noexcept nogil:
 
 cdef Py_ssize_t fill(Buf* b, Py_ssize_t total, const u64* hands, const u64* last_cards,
                      const u64* last_info, int flags, Py_ssize_t lo, Py_ssize_t hi,
-                     int64_t* off, int64_t base, long long* done) noexcept nogil:
+                     int64_t* off) noexcept nogil:
     """Moves of positions lo..hi-1 into b from record `total` on; off[i + 1]
-    becomes the end of position i's moves plus `base`.  Every PUBLISH
-    positions, *done (unless NULL) becomes the positions finished (i + 1).
-    Returns the new total, -1 without memory."""
+    becomes the end of position i's moves.  Returns the new total, -1 without memory."""
     cdef Py_ssize_t i, got
     cdef u64 lc = 0, li = 0
     for i in range(lo, hi):
@@ -1692,9 +1691,7 @@ cdef Py_ssize_t fill(Buf* b, Py_ssize_t total, const u64* hands, const u64* last
                 return -1
             generate(hands[i], lc, li, flags, b.p + total, b.cap - total)
         total += got
-        off[i + 1] = base + total
-        if done != NULL and (i + 1 - lo) % PUBLISH == 0:
-            ddz_store(done, i + 1)
+        off[i + 1] = total
     return total
 
 
@@ -1742,8 +1739,8 @@ cdef Py_ssize_t part_start(Job* j, int t) noexcept nogil:
     while True:
         if q == before.lo or (before.hi - q) % PUBLISH == 0:
             done = ddz_load(&before.done)
-            if done >= q:  # positions before q are generated: off[q] is final
-                return (j.off[q] if q > before.lo else before.start) + counted
+            if done >= q:  # positions before q are generated: off[q] is in (from the part's start)
+                return before.start + (j.off[q] if q > before.lo else 0) + counted
             if q == before.lo:  # counted it all: wait until its start is known
                 PyThread_acquire_lock_timed(j.nap, NAP, 0)
                 continue
@@ -1756,15 +1753,19 @@ cdef void part_work(Job* j, int t) noexcept nogil:
     """Thread t's part: find where it starts (part_start), then generate it
     in place (docs/rules.md §2-3 through generate)."""
     cdef Part* p = &j.parts[t]
-    cdef Py_ssize_t start = part_start(j, t) if t else 0
+    cdef Py_ssize_t i, start = part_start(j, t) if t else 0
     p.start = start
     ddz_store(&p.done, p.lo)
     p.buf.owned = False
     p.buf.p = j.dest.p + start if start < j.dest.cap else NULL
     p.buf.cap = j.dest.cap - start if start < j.dest.cap else 0
-    p.n = fill(&p.buf, 0, j.hands, j.last_cards, j.last_info, j.flags, p.lo, p.hi, j.off, start, &p.done)
-    if p.n >= 0:  # (else thread t + 1 counts on down to what is published)
-        ddz_store(&p.done, p.hi)
+    p.n, i = 0, p.lo
+    while i < p.hi:  # offsets from the part's start (run shifts them at the end)
+        p.n = fill(&p.buf, p.n, j.hands, j.last_cards, j.last_info, j.flags, i, min(i + PUBLISH, p.hi), j.off)
+        if p.n < 0:
+            return  # (thread t + 1 counts on down to what is published)
+        i = min(i + PUBLISH, p.hi)
+        ddz_store(&p.done, i)
 
 
 cdef bint parts_join(Job* j, int nparts) noexcept nogil:
@@ -1842,6 +1843,7 @@ cdef class _Batch:
         """Generate (or count) every position, over `threads` threads when > 1."""
         cdef Job* j = &self.job
         cdef int t
+        cdef Py_ssize_t i
         cdef bint started[64]
         cdef double size, begin, meet, total
         cdef double sizes[64]
@@ -1853,7 +1855,7 @@ cdef class _Batch:
             return 0
         if threads <= 1:
             with nogil:
-                j.total = fill(&j.dest, 0, j.hands, j.last_cards, j.last_info, j.flags, 0, j.n, j.off, 0, NULL)
+                j.total = fill(&j.dest, 0, j.hands, j.last_cards, j.last_info, j.flags, 0, j.n, j.off)
             if j.total < 0:
                 raise MemoryError()
             return j.total
@@ -1904,7 +1906,13 @@ cdef class _Batch:
             for t in range(1, threads):
                 if started[t]:
                     PyThread_acquire_lock(self.helpers[t].done, WAIT_LOCK)
-        if not j.counting and not parts_join(j, threads):
+        if j.counting:
+            return 0
+        with nogil:
+            for t in range(1, threads):  # the parts' offsets from the batch's start
+                for i in range(j.parts[t].lo + 1, j.parts[t].hi + 1):
+                    j.off[i] += j.parts[t].start
+        if not parts_join(j, threads):
             raise MemoryError()
         return j.total
 
