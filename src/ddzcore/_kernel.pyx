@@ -22,7 +22,7 @@ from libc.string cimport memcpy
 from libc.stdint cimport int64_t
 
 from ddzcore.bits cimport *
-from ddzcore.atomic cimport ddz_load, ddz_store, ddz_add, ddz_pause
+from ddzcore.atomic cimport ddz_load, ddz_store, ddz_add
 
 
 cimport numpy as cnp
@@ -1634,14 +1634,16 @@ cdef object adopt_block(object descr, void* data, Py_ssize_t n, Py_ssize_t items
 # forwards from its start, publishing how far it got (every PUBLISH
 # positions, with their offsets from the part's start).  Where they meet,
 # part t - 1's start, the offset thread t - 1 wrote there and what thread t
-# counted add up to the start of part t; so
-# only the positions thread t - 1 had not reached yet are counted.  Parts
-# shrink by the time their thread spends counting, so all finish together.
-# Nothing is copied and no thread waits for another's moves (only, at
-# worst, for its start), so the result is the same for any thread count.
-# A part that overflows the buffer continues in a block of its own, copied
-# into place at the end.  Counting (count_batch) has threads claim chunks of
-# CHUNK positions.
+# counted add up to the start of part t: only the positions thread t - 1
+# had not reached yet are counted (with two threads a third of part 0, not
+# all of it).  Parts shrink by the time their thread spends counting, so
+# all finish together.  Nothing is copied and no thread waits for
+# another's moves (only, at worst, for its start), so the result is the
+# same for any thread count.  A part that overflows the buffer continues in
+# a block of its own, copied into place at the end.  Counting (count_batch)
+# has threads claim chunks of CHUNK positions (an atomic counter).  The
+# helper threads are started through CPython's thread API (no Python
+# thread objects, no OpenMP runtime) and joined on a lock each.
 
 cdef enum:
     CHUNK = 256             # positions a counting thread claims at a time
