@@ -124,3 +124,18 @@ def test_bad_input_writes_nothing() -> None:
     assert not out.view(np.uint64).any()
     with pytest.raises(ValueError, match=r"hands\[1500\]"):
         count_moves_batch(hands, threads=2)
+
+
+@pytest.mark.slow
+def test_big_batches_same_for_any_thread_count() -> None:
+    # Many positions, many thread counts: the meeting of each counting thread
+    # with the thread before falls anywhere in a part.
+    hands, lasts = make_positions(60_000)
+    for lasts_arg in (None, lasts):
+        moves, offsets = legal_moves_batch(hands, lasts_arg)
+        counts = np.diff(offsets)
+        for threads in (2, 3, 4, 7, 16):
+            for _ in range(3):
+                m, o = legal_moves_batch(hands, lasts_arg, threads=threads)
+                assert np.array_equal(o, offsets) and np.array_equal(m, moves)
+            assert np.array_equal(count_moves_batch(hands, lasts_arg, threads=threads), counts)
