@@ -7,13 +7,24 @@ of the process's CPU time (all threads: the work, plus what threading
 costs); prints the machine load (os.getloadavg) before and after, since a
 shared machine cannot show a parallel speed-up (the CPU time still shows
 the overhead: with no overhead N threads use the CPU time of one).
+
+In the same run, two ceilings: the machine's (memset of as many bytes as
+legal_moves_batch writes, by 1 and by N threads through ctypes, which
+releases the GIL: what N threads can write to memory at all), and the
+design's for legal_moves_batch: thread t counts part t - 1 backwards until
+it meets thread t - 1 generating it (src/ddzcore/_kernel.pyx, "batches"),
+so with r = count time / generation time (CPU time, 1 thread) N
+threads can give at most the sum of the part sizes of that model (2 - r/(1+r)
+for 2 threads).
 """
 
 from __future__ import annotations
 
 import argparse
+import ctypes
 import os
 import statistics
+import threading
 import time
 from typing import Callable
 
@@ -21,6 +32,30 @@ import numpy as np
 
 from ddzcore import count_moves_batch, legal_moves_batch, simulate
 from ddzcore.search import PlayState
+
+
+def memset_threads(buf: np.ndarray, threads: int) -> None:
+    """Fill buf's bytes, split over `threads` threads (ctypes.memset releases the GIL)."""
+    base, n = buf.ctypes.data, buf.nbytes
+    cuts = [n * t // threads // 64 * 64 for t in range(threads)] + [n]
+    def part(t: int) -> None:
+        ctypes.memset(base + cuts[t], t + 1, cuts[t + 1] - cuts[t])
+    helpers = [threading.Thread(target=part, args=(t,)) for t in range(1, threads)]
+    for h in helpers:
+        h.start()
+    part(0)
+    for h in helpers:
+        h.join()
+
+
+def model_speedup(r: float, threads: int) -> float:
+    """The batch design's ceiling (see _Batch.run): the part sizes' sum when all finish at time 1."""
+    size, begin, total = 1.0, 0.0, 0.0
+    for _ in range(threads):
+        total += size
+        meet = r * size if r * size <= begin else r * (size + begin) / (1 + r)
+        size, begin = 1.0 - meet, meet
+    return total
 
 
 def main() -> None:
@@ -33,12 +68,17 @@ def main() -> None:
     deals = [PlayState.deal(i).hand_words for i in range(args.positions // 2)]
     hands = np.array([w for d in deals for w in d[:2]], dtype=np.uint64)
     out = np.empty(80 * len(hands), legal_moves_batch(hands[:1])[0].dtype)
+    written = legal_moves_batch(hands, out=out)[0].nbytes
+    scratch = np.ones(written, np.uint8)  # pages touched before timing
     work: dict[str, Callable[[int], object]] = {
         "legal_moves_batch": lambda t: legal_moves_batch(hands, out=out, threads=t),
         "count_moves_batch": lambda t: count_moves_batch(hands, threads=t),
         "simulate": lambda t: simulate(args.games, 1, threads=t),
+        f"memset {written / 1e6:.0f} MB": lambda t: memset_threads(scratch, t),
     }
     print(f"load before: {os.getloadavg()}  cpus: {os.cpu_count()}")
+    one: dict[str, float] = {}
+    one_cpu: dict[str, float] = {}
     for name, fn in work.items():
         wall: dict[int, list[float]] = {1: [], args.threads: []}
         cpu: dict[int, list[float]] = {1: [], args.threads: []}
@@ -48,10 +88,18 @@ def main() -> None:
                 fn(t)
                 wall[t].append(time.perf_counter() - w0)
                 cpu[t].append(time.process_time() - c0)
-        one, many = statistics.median(wall[1]), statistics.median(wall[args.threads])
+        one[name], many = statistics.median(wall[1]), statistics.median(wall[args.threads])
         c1, cn = statistics.median(cpu[1]), statistics.median(cpu[args.threads])
-        print(f"{name:18s} wall: 1 thread {one * 1e3:7.1f} ms, {args.threads} threads {many * 1e3:7.1f} ms, "
-              f"speed-up {one / many:.2f}x;  CPU: {c1 * 1e3:7.1f} ms, {cn * 1e3:7.1f} ms ({cn / c1:.2f}x)")
+        one_cpu[name] = c1
+        print(f"{name:18s} wall: 1 thread {one[name] * 1e3:7.1f} ms, {args.threads} threads {many * 1e3:7.1f} ms, "
+              f"speed-up {one[name] / many:.2f}x;  CPU: {c1 * 1e3:7.1f} ms, {cn * 1e3:7.1f} ms ({cn / c1:.2f}x)")
+        if name.startswith("memset"):
+            print(f"{'':18s} write bandwidth: 1 thread {written / one[name] / 1e9:.1f} GB/s, "
+                  f"{args.threads} threads {written / many / 1e9:.1f} GB/s; legal_moves_batch writes "
+                  f"{written / one['legal_moves_batch'] / 1e9:.1f} GB/s with 1 thread")
+    r = one_cpu["count_moves_batch"] / one_cpu["legal_moves_batch"]  # CPU time: less disturbed by load
+    print(f"legal_moves_batch design ceiling: r = count/generate (CPU time) = {r:.2f}, "
+          f"{args.threads} threads at most {model_speedup(r, args.threads):.2f}x")
     print(f"load after: {os.getloadavg()}")
 
 

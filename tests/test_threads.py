@@ -77,3 +77,65 @@ def test_simulate_same_for_any_thread_count(record: bool) -> None:
     if record:
         assert one.moves is not None and one.moves.base is not None
         assert not isinstance(one.moves.base, np.ndarray)  # the kernel's block, not a copy
+
+
+def rich_hands(n: int) -> np.ndarray:
+    """n hands with more legal leads than a threaded call's own block holds
+    (128 a position): the richest of 3,000 deals' hands, repeated."""
+    deals = [PlayState.deal(i).hand_words for i in range(3000)]
+    hands = np.array([w for d in deals for w in d], dtype=np.uint64)
+    counts = count_moves_batch(hands)
+    assert counts.max() > 128
+    return np.full(n, hands[counts.argmax()], dtype=np.uint64)
+
+
+@pytest.mark.parametrize("threads", [2, 3])
+def test_parts_overflowing_the_block(threads: int) -> None:
+    # Each part outgrows its share of the block and continues in one of its own.
+    hands = np.concatenate([make_positions(700)[0], rich_hands(1500)])
+    moves, offsets = legal_moves_batch(hands)
+    assert offsets[-1] > 128 * len(hands) + 1024
+    m, o = legal_moves_batch(hands, threads=threads)
+    assert np.array_equal(o, offsets) and np.array_equal(m, moves)
+    out = np.zeros(len(moves) // 3, MOVE_DTYPE)  # out too small: the parts past it overflow
+    m, o = legal_moves_batch(hands, out=out, threads=threads)
+    assert np.array_equal(o, offsets) and np.array_equal(m, moves) and m.base is not out
+
+
+@pytest.mark.parametrize("n", [255, 256, 257, 513, 1000])
+def test_part_boundaries(n: int) -> None:
+    # Parts (and the chunks counting claims) of any size, down to one chunk per thread.
+    hands, lasts = make_positions(n)
+    for lasts_arg in (None, lasts):
+        moves, offsets = legal_moves_batch(hands, lasts_arg)
+        counts = np.diff(offsets)
+        for threads in (2, 4, 64):
+            m, o = legal_moves_batch(hands, lasts_arg, threads=threads)
+            assert np.array_equal(o, offsets) and np.array_equal(m, moves)
+            assert np.array_equal(count_moves_batch(hands, lasts_arg, threads=threads), counts)
+
+
+def test_bad_input_writes_nothing() -> None:
+    hands, _ = make_positions(2000)
+    hands[1500] = ~np.uint64(0)  # every bit set: more of a rank than the deck holds
+    out = np.zeros(200_000, MOVE_DTYPE)
+    with pytest.raises(ValueError, match=r"hands\[1500\]"):
+        legal_moves_batch(hands, out=out, threads=2)
+    assert not out.view(np.uint64).any()
+    with pytest.raises(ValueError, match=r"hands\[1500\]"):
+        count_moves_batch(hands, threads=2)
+
+
+@pytest.mark.slow
+def test_big_batches_same_for_any_thread_count() -> None:
+    # Many positions, many thread counts: the meeting of each counting thread
+    # with the thread before falls anywhere in a part.
+    hands, lasts = make_positions(60_000)
+    for lasts_arg in (None, lasts):
+        moves, offsets = legal_moves_batch(hands, lasts_arg)
+        counts = np.diff(offsets)
+        for threads in (2, 3, 4, 7, 16):
+            for _ in range(3):
+                m, o = legal_moves_batch(hands, lasts_arg, threads=threads)
+                assert np.array_equal(o, offsets) and np.array_equal(m, moves)
+            assert np.array_equal(count_moves_batch(hands, lasts_arg, threads=threads), counts)

@@ -312,11 +312,15 @@ def _simulate_threads(n_games: int, seed: int, rules: Rules, cap: int, record: b
     bounds = [n_games * t // threads for t in range(threads + 1)]
     if threads == 1 or n_games < 2 * threads:
         return run(0, n_games)
-    with ThreadPoolExecutor(threads) as pool:
-        parts = list(pool.map(run, bounds[:-1], bounds[1:]))
-    cols = {k: np.concatenate([p[k] for p in parts]) for k in parts[0] if k != "offsets"}
-    if record:
-        ends = np.cumsum([0] + [len(p["moves"]) for p in parts[:-1]])
+    with ThreadPoolExecutor(threads - 1) as pool:  # the calling thread plays the first range
+        later = pool.map(run, bounds[1:-1], bounds[2:])
+        parts = [run(0, bounds[1]), *later]
+    cols = {k: np.concatenate([p[k] for p in parts]) for k in parts[0] if k not in ("offsets", "moves")}
+    if record:  # joined range by range, each range's block freed once copied (peak: output + one range)
+        ends = np.cumsum([0] + [len(p["moves"]) for p in parts])
+        cols["moves"] = np.empty(ends[-1], parts[0]["moves"].dtype)
+        for p, e, f in zip(parts, ends, ends[1:]):
+            cols["moves"][e:f] = p.pop("moves")
         cols["offsets"] = np.concatenate([parts[0]["offsets"][:1]]
                                          + [p["offsets"][1:] + e for p, e in zip(parts, ends)])
     return cols
@@ -360,7 +364,8 @@ def simulate(n_games: int, seed: int, policy: str = "random", rules: "Rules | st
     ``threads``: threads (int >= 1) playing contiguous ranges of the games
     (each game's stream depends only on its number, so the result is
     identical for any count); with ``record`` and several threads the
-    ranges' records are joined with one copy.
+    ranges' records are joined with one copy (peak memory: the records
+    plus one range's).
 
     Returns a ``SelfPlay`` of arrays.  Raises ``InvalidArgumentError`` for a
     bad count (0..2**40), seed, policy, thread count or ``players`` (3 or

@@ -13,7 +13,8 @@ the ``def`` wrappers at the bottom.
 
 from libc.stdlib cimport malloc, calloc, realloc, free
 from cpython.pythread cimport (PyThread_type_lock, PyThread_allocate_lock, PyThread_free_lock,
-                              PyThread_acquire_lock, PyThread_release_lock, WAIT_LOCK, PyLockStatus)
+                              PyThread_acquire_lock, PyThread_release_lock, WAIT_LOCK, PyLockStatus,
+                              PyThread_start_new_thread)
 
 cdef extern from "pythread.h":
     PyLockStatus PyThread_acquire_lock_timed(PyThread_type_lock, long long microseconds, int intr_flag) nogil
@@ -21,6 +22,7 @@ from libc.string cimport memcpy
 from libc.stdint cimport int64_t
 
 from ddzcore.bits cimport *
+from ddzcore.atomic cimport ddz_load, ddz_store, ddz_add
 
 
 cimport numpy as cnp
@@ -71,7 +73,6 @@ cdef extern from *:
     # Index of the lowest set bit of a non-zero x.
     int ddz_ctz64(u64 x) noexcept nogil
 
-from threading import Thread
 
 from ddzcore._errors import InvalidArgumentError, InvalidCardsError, InvalidMoveError
 
@@ -1696,19 +1697,28 @@ cdef object adopt_block(object descr, void* data, Py_ssize_t n, Py_ssize_t items
 # place: no grow-and-copy) and handed to NumPy as the result without a copy.
 #
 # With threads, the positions are split into one contiguous part per thread
-# and every thread writes its moves straight into their final place: thread
-# t > 0 first counts part t - 1 (no writes: a count costs about COUNT_COST
-# of a generation), adds that to where part t - 1 starts (published by
-# thread t - 1) and publishes where its own part starts; thread 0 starts at
-# 0.  Parts shrink by what their thread counts first, so all finish
-# together.  Nothing is copied and no thread waits for another's moves, so
-# the result is the same for any thread count.  A part that overflows the
-# buffer continues in a block of its own, copied into place at the end.
-# Counting (count_batch) has threads claim chunks of CHUNK positions.
+# and every thread writes its moves straight into their final place.  Thread
+# t > 0 must first learn where its part starts, that is where part t - 1
+# ends: it counts part t - 1 backwards from its end (no writes: a count
+# costs about COUNT_COST of a generation) while thread t - 1 generates it
+# forwards from its start, publishing how far it got (every PUBLISH
+# positions, with their offsets from the part's start).  Where they meet,
+# part t - 1's start, the offset thread t - 1 wrote there and what thread t
+# counted add up to the start of part t: only the positions thread t - 1
+# had not reached yet are counted (with two threads a third of part 0, not
+# all of it).  Parts shrink by the time their thread spends counting, so
+# all finish together.  Nothing is copied and no thread waits for
+# another's moves (only, at worst, for its start), so the result is the
+# same for any thread count.  A part that overflows the buffer continues in
+# a block of its own, copied into place at the end.  Counting (count_batch)
+# has threads claim chunks of CHUNK positions (an atomic counter).  The
+# helper threads are started through CPython's thread API (no Python
+# thread objects, no OpenMP runtime) and joined on a lock each.
 
 cdef enum:
     CHUNK = 256             # positions a counting thread claims at a time
-    NAP = 100               # microseconds a thread waits before looking again for its start
+    NAP = 20                # microseconds a thread waits before looking again for its start
+    PUBLISH = 16            # positions between two reports of a generating thread's progress
 
 cdef double COUNT_COST = 0.5  # a count's share of a generation's time (benchmarks/threads_speed.py)
 
@@ -1772,7 +1782,8 @@ cdef Py_ssize_t count_range(const u64* hands, const u64* last_cards, const u64* 
 
 cdef struct Part:
     Py_ssize_t lo, hi       # its positions
-    Py_ssize_t start        # its first record in the batch (-1 until known)
+    Py_ssize_t start        # its first record in the batch
+    long long done          # its positions lo..done-1 are generated (atomic; -1 until start is known)
     Py_ssize_t n            # its records (-1: out of memory)
     Buf buf                 # a view of the batch's buffer at start, or its own block after an overflow
 
@@ -1786,36 +1797,47 @@ cdef struct Job:
     int64_t* off
     Buf dest
     Part* parts             # one per thread (generation)
-    Py_ssize_t nchunks, claimed   # counting: chunks of CHUNK positions, the next one to claim
-    PyThread_type_lock lock
+    long long nchunks, claimed    # counting: chunks of CHUNK positions, the next one to claim (atomic)
     PyThread_type_lock nap  # always held: waiting on it with a timeout is a short sleep
     bint counting           # count only: off[i] is position i's count (count_batch)
 
 
+cdef Py_ssize_t part_start(Job* j, int t) noexcept nogil:
+    """Where part t > 0 starts: part t - 1 counted backwards from its end
+    until it meets thread t - 1 generating it forwards (see "batches")."""
+    cdef Part* before = &j.parts[t - 1]
+    cdef Py_ssize_t q = before.hi, counted = 0
+    cdef long long done
+    while True:
+        if q == before.lo or (before.hi - q) % PUBLISH == 0:
+            done = ddz_load(&before.done)
+            if done >= q:  # positions before q are generated: off[q] is in (from the part's start)
+                return before.start + (j.off[q] if q > before.lo else 0) + counted
+            if q == before.lo:  # counted it all: wait until its start is known
+                PyThread_acquire_lock_timed(j.nap, NAP, 0)
+                continue
+        q -= 1
+        counted += generate(j.hands[q], j.last_cards[q] if j.last_cards != NULL else 0,
+                            j.last_info[q] if j.last_cards != NULL else 0, j.flags, NULL, 0)
+
+
 cdef void part_work(Job* j, int t) noexcept nogil:
-    """Thread t's part: find where it starts (count the part before), then
-    generate it in place (docs/rules.md §2-3 through generate)."""
+    """Thread t's part: find where it starts (part_start), then generate it
+    in place (docs/rules.md §2-3 through generate)."""
     cdef Part* p = &j.parts[t]
-    cdef Part* before
-    cdef Py_ssize_t start = 0, i
-    if t:
-        before = &j.parts[t - 1]
-        start = count_range(j.hands, j.last_cards, j.last_info, j.flags, before.lo, before.hi, NULL)
-        PyThread_acquire_lock(j.lock, WAIT_LOCK)
-        while before.start < 0:
-            PyThread_release_lock(j.lock)
-            PyThread_acquire_lock_timed(j.nap, NAP, 0)
-            PyThread_acquire_lock(j.lock, WAIT_LOCK)
-        start += before.start
-        p.start = start
-        PyThread_release_lock(j.lock)
+    cdef Py_ssize_t i, start = part_start(j, t) if t else 0
+    p.start = start
+    ddz_store(&p.done, p.lo)
     p.buf.owned = False
     p.buf.p = j.dest.p + start if start < j.dest.cap else NULL
     p.buf.cap = j.dest.cap - start if start < j.dest.cap else 0
-    p.n = fill(&p.buf, 0, j.hands, j.last_cards, j.last_info, j.flags, p.lo, p.hi, j.off)
-    if start:
-        for i in range(p.lo + 1, p.hi + 1):
-            j.off[i] += start
+    p.n, i = 0, p.lo
+    while i < p.hi:  # offsets from the part's start (run shifts them at the end)
+        p.n = fill(&p.buf, p.n, j.hands, j.last_cards, j.last_info, j.flags, i, min(i + PUBLISH, p.hi), j.off)
+        if p.n < 0:
+            return  # (thread t + 1 counts on down to what is published)
+        i = min(i + PUBLISH, p.hi)
+        ddz_store(&p.done, i)
 
 
 cdef bint parts_join(Job* j, int nparts) noexcept nogil:
@@ -1836,15 +1858,33 @@ cdef bint parts_join(Job* j, int nparts) noexcept nogil:
 
 cdef void count_work(Job* j) noexcept nogil:
     """One thread's share of counting: claim and count chunks until none is left."""
-    cdef Py_ssize_t c
+    cdef long long c
     while True:
-        PyThread_acquire_lock(j.lock, WAIT_LOCK)
-        c = j.claimed
-        j.claimed = c + 1
-        PyThread_release_lock(j.lock)
+        c = ddz_add(&j.claimed, 1)
         if c >= j.nchunks:
             return
         count_range(j.hands, j.last_cards, j.last_info, j.flags, c * CHUNK, min(j.n, (c + 1) * CHUNK), j.off)
+
+
+cdef void work(Job* j, int t) noexcept nogil:
+    if j.counting:
+        count_work(j)
+    else:
+        part_work(j, t)
+
+
+cdef struct Helper:
+    Job* job
+    int t                   # its thread number (1..)
+    PyThread_type_lock done # held until the helper has done its share
+
+
+cdef void helper_main(void* arg) noexcept nogil:
+    """A helper thread's life (started natively: no Python thread object and
+    no wait for it to start): its share, then `done` released."""
+    cdef Helper* h = <Helper*>arg
+    work(h.job, h.t)
+    PyThread_release_lock(h.done)
 
 
 cdef class _Batch:
@@ -1852,6 +1892,7 @@ cdef class _Batch:
     cdef Job job
     cdef int nparts
     cdef object out, offsets
+    cdef Helper helpers[64]
 
     def __dealloc__(self):
         cdef Py_ssize_t t
@@ -1862,20 +1903,24 @@ cdef class _Batch:
                 if self.job.parts[t].buf.owned:
                     free(self.job.parts[t].buf.p)
             free(self.job.parts)
-        if self.job.lock != NULL:
-            PyThread_free_lock(self.job.lock)
         if self.job.nap != NULL:
             PyThread_release_lock(self.job.nap)
             PyThread_free_lock(self.job.nap)
+        for t in range(64):
+            if self.helpers[t].done != NULL:
+                PyThread_release_lock(self.helpers[t].done)
+                PyThread_free_lock(self.helpers[t].done)
 
     cdef Py_ssize_t run(self, int threads) except -1:
         """Generate (or count) every position, over `threads` threads when > 1."""
         cdef Job* j = &self.job
-        cdef Py_ssize_t t
-        cdef double w, cum
-        cdef double weights[64]
+        cdef int t
+        cdef Py_ssize_t i
+        cdef bint started[64]
+        cdef double size, begin, meet, total
+        cdef double sizes[64]
         j.nchunks = (j.n + CHUNK - 1) // CHUNK
-        threads = min(threads, j.nchunks, 64)
+        threads = <int>min(threads, j.nchunks, 64)
         if threads <= 1 and j.counting:
             with nogil:
                 count_range(j.hands, j.last_cards, j.last_info, j.flags, 0, j.n, j.off)
@@ -1886,8 +1931,8 @@ cdef class _Batch:
             if j.total < 0:
                 raise MemoryError()
             return j.total
-        j.lock, j.nap = PyThread_allocate_lock(), PyThread_allocate_lock()
-        if j.lock == NULL or j.nap == NULL:
+        j.nap = PyThread_allocate_lock()
+        if j.nap == NULL:
             raise MemoryError()
         PyThread_acquire_lock(j.nap, WAIT_LOCK)
         # A block of ours gets room for twice the default moves a position: only
@@ -1899,34 +1944,49 @@ cdef class _Batch:
             if j.parts == NULL:
                 raise MemoryError()
             self.nparts = threads
-            # Part t's weight: what is left of a thread's time after counting part t - 1.
-            w, cum = 1.0, 0.0
+            # Part sizes for all threads to finish at time 1 (a generation
+            # takes 1 a position, a count COUNT_COST): thread t starts
+            # generating when its count backwards through part t - 1 meets
+            # thread t - 1, which started generating at `begin`.
+            size, begin, total = 1.0, 0.0, 0.0
             for t in range(threads):
-                weights[t] = w
-                cum += w
-                w = 1.0 - COUNT_COST * w
-            w = 0.0
+                sizes[t] = size
+                total += size
+                meet = COUNT_COST * size
+                if meet > begin:
+                    meet = COUNT_COST * (size + begin) / (1.0 + COUNT_COST)
+                size, begin = 1.0 - meet, meet
+            size = 0.0
             for t in range(threads):
-                j.parts[t].lo = <Py_ssize_t>(j.n * w / cum)
-                w += weights[t]
-                j.parts[t].hi = j.n if t == threads - 1 else <Py_ssize_t>(j.n * w / cum)
-                j.parts[t].start = 0 if t == 0 else -1
-        helpers = [Thread(target=self.work, args=(t,)) for t in range(1, threads)]
-        for h in helpers:
-            h.start()
-        self.work(0)
-        for h in helpers:
-            h.join()
-        if not j.counting and not parts_join(j, threads):
+                j.parts[t].lo = <Py_ssize_t>(j.n * size / total)
+                size += sizes[t]
+                j.parts[t].hi = j.n if t == threads - 1 else <Py_ssize_t>(j.n * size / total)
+                j.parts[t].done = -1
+        for t in range(1, threads):
+            self.helpers[t].job, self.helpers[t].t = j, t
+            self.helpers[t].done = PyThread_allocate_lock()
+            if self.helpers[t].done == NULL:
+                raise MemoryError()
+            PyThread_acquire_lock(self.helpers[t].done, WAIT_LOCK)
+        for t in range(1, threads):
+            started[t] = PyThread_start_new_thread(helper_main, &self.helpers[t]) != -1
+        with nogil:
+            work(j, 0)
+            for t in range(1, threads):  # a helper that could not start: its share here, in order
+                if not started[t]:
+                    work(j, t)
+            for t in range(1, threads):
+                if started[t]:
+                    PyThread_acquire_lock(self.helpers[t].done, WAIT_LOCK)
+        if j.counting:
+            return 0
+        with nogil:
+            for t in range(1, threads):  # the parts' offsets from the batch's start
+                for i in range(j.parts[t].lo + 1, j.parts[t].hi + 1):
+                    j.off[i] += j.parts[t].start
+        if not parts_join(j, threads):
             raise MemoryError()
         return j.total
-
-    def work(self, int t):
-        with nogil:
-            if self.job.counting:
-                count_work(&self.job)
-            else:
-                part_work(&self.job, t)
 
     cdef object moves(self):
         """The result: a view of `out`, or the grown block handed to NumPy."""

@@ -72,49 +72,7 @@ cdef enum:
     BLOCKS_PER_THREAD = 8   # blocks of games a step is cut into, per thread (for balance)
     LINE = 64           # bytes of a cache line
 
-cdef extern from *:
-    """
-    /* Sequentially consistent 64-bit atomics for the workers' handoff, a pause for polling. */
-    #if defined(_MSC_VER)
-    #include <intrin.h>
-    static __inline long long ddz_load(volatile long long *p) { return _InterlockedOr64(p, 0); }
-    static __inline void ddz_store(volatile long long *p, long long v) { _InterlockedExchange64(p, v); }
-    static __inline long long ddz_add(volatile long long *p, long long v) { return _InterlockedExchangeAdd64(p, v); }
-    static __inline int ddz_cas(volatile long long *p, long long old, long long v) {
-        return _InterlockedCompareExchange64(p, v, old) == old; }
-    #if defined(_M_IX86) || defined(_M_X64)
-    #define ddz_pause() _mm_pause()
-    #else
-    #define ddz_pause() __yield()
-    #endif
-    #else
-    static inline long long ddz_load(volatile long long *p) { return __atomic_load_n(p, __ATOMIC_SEQ_CST); }
-    static inline void ddz_store(volatile long long *p, long long v) { __atomic_store_n(p, v, __ATOMIC_SEQ_CST); }
-    static inline long long ddz_add(volatile long long *p, long long v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
-    static inline int ddz_cas(volatile long long *p, long long old, long long v) {
-        return __atomic_compare_exchange_n(p, &old, v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); }
-    #if defined(__x86_64__) || defined(__i386__)
-    #define ddz_pause() __builtin_ia32_pause()
-    #elif defined(__aarch64__) || defined(__arm__)
-    #define ddz_pause() __asm__ __volatile__("yield")
-    #else
-    #define ddz_pause() ((void)0)
-    #endif
-    #endif
-    #if defined(_WIN32)
-    #include <windows.h>
-    #define ddz_yield() ((void)SwitchToThread())
-    #else
-    #include <sched.h>
-    #define ddz_yield() ((void)sched_yield())
-    #endif
-    """
-    long long ddz_load(volatile long long* p) noexcept nogil
-    void ddz_store(volatile long long* p, long long v) noexcept nogil
-    long long ddz_add(volatile long long* p, long long v) noexcept nogil
-    bint ddz_cas(volatile long long* p, long long old, long long v) noexcept nogil
-    void ddz_pause() noexcept nogil
-    void ddz_yield() noexcept nogil
+from ddzcore.atomic cimport ddz_load, ddz_store, ddz_add, ddz_cas, ddz_pause, ddz_yield
 
 #: Bytes of the compact observation.
 COMPACT_SIZE = OBS
