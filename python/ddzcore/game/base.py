@@ -416,6 +416,8 @@ class GameBase(GameCore):
         p = self._cur
         hand = _hand(self._word(p), self._DECKS)
         if move.is_pass:
+            if move._cards or move._info:
+                return f"{move._cards, move._info} is no move record: a pass has no cards, main or length"
             return f"seat {p} leads and cannot pass (docs/rules.md §3)"
         if not self._holds(hand._word, move._cards):
             return f"{move} is not in seat {p}'s hand {hand}"
@@ -607,6 +609,14 @@ class GameBase(GameCore):
 
     def __copy__(self) -> Any:
         return self.copy()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as the game's record (``ddzcore.game.records``), replayed
+        through its checks on unpickling, with the random generator's state
+        (later redeals, docs/rules.md §4) and a digest of the whole state:
+        unpickling a changed pickle raises ``RecordError`` (a ``ValueError``)."""
+        from .records import _pickled  # records imports the games
+        return _pickled(self)
 
     def __deepcopy__(self, memo: dict[int, object]) -> Any:
         return self.copy()
