@@ -616,7 +616,7 @@ class GameBase(GameCore):
         (later redeals, docs/rules.md §4) and a digest of the whole state:
         unpickling a changed pickle raises ``RecordError`` (a ``ValueError``)."""
         from .records import _pickled  # records imports the games
-        return _pickled(self)
+        return _pickled(self)  # type: ignore[arg-type]
 
     def __deepcopy__(self, memo: dict[int, object]) -> Any:
         return self.copy()

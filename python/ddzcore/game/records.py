@@ -464,7 +464,7 @@ def _later_deals(game: Game) -> list[dict[str, Any]]:
     dealt before an undo), as record deal entries (``first`` and ``wild``
     ``None`` where the generator will draw them)."""
     k = game._round + 1
-    later = [(first, dealt, wild) for (first, dealt), wild in zip(game._deals[k:], game._wilds[k:])]
+    later: list[tuple[Any, Any, Any]] = [(f, dealt, wild) for (f, dealt), wild in zip(game._deals[k:], game._wilds[k:])]
     later += game._given[max(k, len(game._deals)):]
     return [{"first": first, "cards": [" ".join(str(Card(c)) for c in part) for part in dealt],
              "wild": None if wild is None else RANK_CHARS[wild]} for first, dealt, wild in later]
@@ -480,7 +480,7 @@ def _pickled(game: "Game | FiveGame") -> tuple[Any, ...]:
     """``(_unpickle, args)`` for ``__reduce__``: the record (with the later
     deals appended to a three-player game's deals), the generator's state
     and the state's digest."""
-    record = to_record(game)
+    record = to_record(game)  # type: ignore[arg-type]  # a FiveGame gives its own record
     later: list[dict[str, Any]] = []
     rng = None
     if isinstance(game, Game) and game._endgame is None:
