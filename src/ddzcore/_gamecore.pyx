@@ -211,7 +211,9 @@ cdef class GameCore:
     def apply(self, action):
         """Apply the current player's action (a flow action, a ``Move``, or
         text that ``parse_action`` reads).  Raises ``IllegalActionError`` (a
-        ``ValueError``) for an action that is not legal here, or
+        ``ValueError``) for an action that is not legal here (docs/rules.md
+        §3), a ``Move`` whose record is not two card/info words (one forged
+        with ``object.__new__``) or a pass holding cards included, or
         ``InvalidMoveError`` for unreadable text; the game is then unchanged."""
         cdef int p
         cdef u64 c, i, lc, li
@@ -229,7 +231,7 @@ cdef class GameCore:
             self._apply_other(action)
             return
         p = self._cur
-        move_codes(action, &c, &i)
+        move_codes(action, &c, &i, IllegalActionError)
         if info_combo(i) != C_PASS:
             if not contains(self._s.hand[p], c) or not valid_reading(c, i, self._flags):
                 raise IllegalActionError(self._why_illegal(action))
@@ -237,7 +239,7 @@ cdef class GameCore:
                 move_codes(self._last, &lc, &li)
                 if not beats(c, i, lc, li, self._flags):
                     raise IllegalActionError(self._why_illegal(action))
-        elif p == self._lastp:
+        elif p == self._lastp or c != 0 or i != 0:
             raise IllegalActionError(self._why_illegal(action))
         if self._plain and type(action) is self._move_t:
             self._step(p, action, 0)
