@@ -19,7 +19,7 @@ import pytest
 
 from ddzcore import (IllegalMoveError, InvalidCardsError, InvalidMoveError, Move, PlayState, Rules, count_moves,
                      count_moves_batch, legal_moves, legal_moves_array, legal_moves_batch, moves_array)
-from ddzcore import Game, hands_array
+from ddzcore import Game, Hand, hands_array
 from ddzcore import _kernel
 from ddzcore.errors import IllegalActionError
 from ddzcore.game import FiveGame
@@ -188,8 +188,9 @@ def test_five_game_apply_refuses_forged_moves(name: str) -> None:
 def test_generation_refuses_a_forged_move_to_beat(name: str) -> None:
     m = forged(*BAD_RECORDS[name])
     for fn in SINGLE:
-        with pytest.raises(InvalidMoveError):
-            fn("3456789", m)
+        for hand in ("3456789", Hand("3456789")):  # a Hand takes the fast path
+            with pytest.raises(InvalidMoveError):
+                fn(hand, m)
     with pytest.raises(InvalidMoveError):
         legal_moves_batch(["3456789"], [m])
 

@@ -57,8 +57,12 @@ def _position(hand: HandLike, last: LastLike, rules: Rules | str | None) -> tupl
     if type(hand) is Hand and hand._decks <= rules.decks:
         if last is None:
             return hand._word, 0, 0, rules._flags, rules  # type: ignore[attr-defined]
-        if type(last) is Move and last._info:
-            return hand._word, last._cards, last._info, rules._flags, rules  # type: ignore[attr-defined]
+        if type(last) is Move:
+            try:
+                if last._info:
+                    return hand._word, last._cards, last._info, rules._flags, rules  # type: ignore[attr-defined]
+            except AttributeError:  # a Move forged with object.__new__, its record unset: refused below
+                pass
     lc, li = _last_codes(last, rules)
     return _hand_word(hand, rules), lc, li, rules.flags, rules
 
@@ -82,9 +86,13 @@ def legal_moves(hand: HandLike, last: LastLike = None, rules: Rules | str | None
     if type(hand) is Hand and type(rules) is Rules and hand._decks <= rules.decks:  # _position's fast path, inlined
         if last is None:
             return _moves(MoveList, hand._word, 0, 0, rules._flags, rules, hand, None)  # type: ignore[attr-defined]
-        if type(last) is Move and last._info:
-            return _moves(MoveList, hand._word, last._cards, last._info, rules._flags,  # type: ignore[attr-defined]
-                          rules, hand, last)
+        if type(last) is Move:
+            try:
+                if last._info:
+                    return _moves(MoveList, hand._word, last._cards, last._info, rules._flags,  # type: ignore[attr-defined]
+                                  rules, hand, last)
+            except AttributeError:  # a Move forged with object.__new__, its record unset: refused below
+                pass
     h, lc, li, flags, r = _position(hand, last, rules)
     return _moves(MoveList, h, lc, li, flags, r, hand, last)
 
