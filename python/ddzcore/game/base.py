@@ -610,14 +610,6 @@ class GameBase(GameCore):
     def __copy__(self) -> Any:
         return self.copy()
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        """Pickle as the game's record (``ddzcore.game.records``), replayed
-        through its checks on unpickling, with the random generator's state
-        (later redeals, docs/rules.md §4) and a digest of the whole state:
-        unpickling a changed pickle raises ``RecordError`` (a ``ValueError``)."""
-        from .records import _pickled  # records imports the games
-        return _pickled(self)  # type: ignore[arg-type]
-
     def __deepcopy__(self, memo: dict[int, object]) -> Any:
         return self.copy()
 

@@ -34,11 +34,17 @@ again under them; the recorded settlement and returns are not checked (an
 escape, a laizi cap or a show order may settle differently now), the rest
 of the result is.  A version 1 record whose actions no longer replay (the
 first shower now calls first) raises ``RecordError`` saying so.
+
+``Game`` and ``FiveGame`` pickle through their record (see "pickling"
+below): unpickling replays it with these checks, restores the random
+generator (later redeals), and raises ``RecordError`` for a pickle changed
+after it was made.
 """
 
 from __future__ import annotations
 
 import contextlib
+import copyreg
 import dataclasses
 import hashlib
 import json
@@ -445,7 +451,9 @@ def _replay_five(record: dict[str, Any], check: bool = True) -> FiveGame:
 
 # -- pickling: a game travels as its record --------------------------------------------
 #
-# ``Game`` and ``FiveGame`` pickle as their record (``to_record``) plus what a
+# ``Game`` and ``FiveGame`` pickle (registered with ``copyreg`` below: this
+# module imports the games, which import nothing back; ``import ddzcore``
+# loads it) as their record (``to_record``) plus what a
 # record leaves out but later play needs: the deals a three-player game was
 # given (or dealt before an undo) beyond the current one, and its random
 # generator's state (redeals and laizi wild ranks are drawn from it).  Unpickling
@@ -510,3 +518,7 @@ def _unpickle(record: dict[str, Any], rng: Any, digest: str) -> "Game | FiveGame
     if not isinstance(digest, str) or _digest(game, later, rng) != digest:
         raise RecordError("the unpickled game differs from the pickled one (a pickle changed after it was made)")
     return game  # type: ignore[no-any-return]
+
+
+copyreg.pickle(Game, _pickled)
+copyreg.pickle(FiveGame, _pickled)
