@@ -255,8 +255,8 @@ cdef class GameCore:
     cdef int _step(self, int p, move, int k) except -1:
         cdef u64 c, i, h
         cdef int combo
+        move_codes(move, &c, &i)  # first: a forged move (push's) raises before anything changes
         self._hist.append((p, move, self._last, self._lastp, k))
-        move_codes(move, &c, &i)
         combo = info_combo(i)
         if combo != C_PASS:
             h = self._s.hand[p] - c
