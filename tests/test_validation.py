@@ -219,3 +219,15 @@ def test_other_entries_refuse_forged_moves(name: str) -> None:
         g.action_id(m)
     with pytest.raises(IllegalActionError):
         Game.endgame(["3345", "66", "KKA"], 0, last=m, last_player=2)
+
+
+def test_integer_words_of_any_int_type_still_play() -> None:
+    """A record held as NumPy integers (``__index__``) is two card/info words
+    too: played and generated as before."""
+    g = _game_following()
+    legal = list(g.legal_actions())
+    m = legal[1]
+    numpy_move = Move._from_codes(np.uint64(m.codes[0]), np.uint64(m.codes[1]))  # type: ignore[arg-type]
+    assert count_moves("3456789", numpy_move) == count_moves("3456789", m)
+    g.apply(numpy_move)
+    assert g.history[-1][1] == m

@@ -102,11 +102,14 @@ def _decks_of(word: int) -> int:
 MoveLike = Union["Move", str]
 
 
+def _word_ok(w: object) -> bool:
+    return isinstance(w, (int, np.integer)) and not isinstance(w, bool) and 0 <= int(w) < 1 << 64
+
+
 def _words_ok(m: object) -> bool:
-    """Whether ``m``'s record is two ints in 0 .. 2**64 - 1 (a ``Move``
+    """Whether ``m``'s record is two integers in 0 .. 2**64 - 1 (a ``Move``
     forged with ``object.__new__`` may hold anything, or nothing)."""
-    c, i = getattr(m, "_cards", None), getattr(m, "_info", None)
-    return type(c) is int and type(i) is int and 0 <= c < 1 << 64 and 0 <= i < 1 << 64
+    return _word_ok(getattr(m, "_cards", None)) and _word_ok(getattr(m, "_info", None))
 
 _object_new = object.__new__
 

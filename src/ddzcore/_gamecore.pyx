@@ -38,10 +38,10 @@ from numpy.random cimport bitgen_t
 
 from ddzcore.bits cimport u64, contains, info_combo, is_bomb_combo, C_PASS, C_SOFT_BOMB
 from ddzcore._kernel cimport beats, valid_reading
-from ddzcore._movelist cimport generated, move_codes
+from ddzcore._movelist cimport checked_codes, generated, move_codes
 from ddzcore._state cimport State
 
-from ddzcore._errors import IllegalActionError
+from ddzcore._errors import IllegalActionError, InvalidMoveError
 
 #: The Python-visible fields ``GameCore`` holds (``GameBase.copy`` copies
 #: them with the slots; ``_copy_core`` copies the hands).
@@ -231,7 +231,7 @@ cdef class GameCore:
             self._apply_other(action)
             return
         p = self._cur
-        move_codes(action, &c, &i, IllegalActionError)
+        checked_codes(action, &c, &i, IllegalActionError)
         if info_combo(i) != C_PASS:
             if not contains(self._s.hand[p], c) or not valid_reading(c, i, self._flags):
                 raise IllegalActionError(self._why_illegal(action))
@@ -249,14 +249,18 @@ cdef class GameCore:
     def _play(self, int p, move, int k):
         """The play step (docs/rules.md §3): ``move`` (as recorded) leaves
         seat ``p``'s hand, becomes the move to beat, and the turn passes on;
-        ``k`` marked-face cards are among its cards (five players)."""
+        ``k`` marked-face cards are among its cards (five players).  Reached
+        by ``push`` unchecked: ``InvalidMoveError``, the game unchanged, for
+        a move whose record is not two card/info words (a forged ``Move``)."""
+        cdef u64 c, i
+        checked_codes(move, &c, &i, InvalidMoveError)
         self._step(p, move, k)
 
     cdef int _step(self, int p, move, int k) except -1:
         cdef u64 c, i, h
         cdef int combo
-        move_codes(move, &c, &i)  # first: a forged move (push's) raises before anything changes
         self._hist.append((p, move, self._last, self._lastp, k))
+        move_codes(move, &c, &i)
         combo = info_combo(i)
         if combo != C_PASS:
             h = self._s.hand[p] - c

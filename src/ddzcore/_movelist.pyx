@@ -15,6 +15,7 @@ from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memcmp
 from cpython.buffer cimport PyBUF_WRITABLE
 from cpython.object cimport PyObject, PyTypeObject
+from cpython.number cimport PyNumber_Index
 from cpython.ref cimport Py_INCREF
 
 cimport numpy as cnp
@@ -51,8 +52,11 @@ cdef Py_ssize_t _generate(u64 hand, u64 lc, u64 li, int flags) except -1:
 
 
 cdef extern from "Python.h":
-    # Without Cython's error check: word() tests PyErr_Occurred itself.
-    unsigned long long as_u64 "PyLong_AsUnsignedLongLong"(object o)
+    # Without Cython's error check: word() tests PyErr_Occurred itself.  The
+    # "long" one reads a few digits in a loop (the "long long" one goes
+    # through _PyLong_AsByteArray past one digit): used where it is 64 bits.
+    unsigned long as_ulong "PyLong_AsUnsignedLong"(object o)
+    unsigned long long as_ulonglong "PyLong_AsUnsignedLongLong"(object o)
     bint PyLong_CheckExact(PyObject* o)
     PyObject* PyErr_Occurred()
     void PyErr_Clear()
@@ -63,11 +67,26 @@ cdef inline bint word(PyObject* o, u64* out) noexcept:
     or info word) and say so; False, with no exception set, otherwise."""
     if o == NULL or not PyLong_CheckExact(o):
         return False
-    out[0] = as_u64(<object>o)
+    out[0] = as_ulong(<object>o) if sizeof(unsigned long) == 8 else as_ulonglong(<object>o)
     if out[0] == <u64>-1 and PyErr_Occurred() != NULL:
         PyErr_Clear()
         return False
     return True
+
+
+cdef bint index_word(object o, u64* out):
+    """``word`` for any integer an ``int`` stands for (``__index__``: a NumPy
+    integer, an ``int`` subclass); False for anything else, ``bool`` included."""
+    if word(<PyObject*>o, out):
+        return True
+    try:
+        o = PyNumber_Index(o)
+    except TypeError:
+        return False
+    if isinstance(o, bool):
+        return False
+    o = int(o)  # an exact int
+    return word(<PyObject*>o, out)
 
 
 cdef int _check(u64 hand, u64 lc, u64 li, int flags, shown_hand, shown_last, rules) except -1:
@@ -89,7 +108,7 @@ cdef int _check(u64 hand, u64 lc, u64 li, int flags, shown_hand, shown_last, rul
 cdef int _last_words(lc, li, u64* c, u64* i, shown_last) except -1:
     """The move to beat's words (ints in 0 .. 2**64 - 1, as a forged ``Move``
     may not hold), else ``InvalidMoveError``."""
-    if not (word(<PyObject*>lc, c) and word(<PyObject*>li, i)):
+    if not (index_word(lc, c) and index_word(li, i)):
         raise InvalidMoveError(f"the move to beat is no move record: ({lc!r}, {li!r}) are not two card/info "
                                f"words (ints in 0..2**64-1)")
     return 0
@@ -186,19 +205,37 @@ cdef object new_move(type t, u64 cards, u64 info, rules):
     return m
 
 
-cdef int move_codes(object m, u64* cards, u64* info, object error=InvalidMoveError) except -1:
-    """The record of a move object (its ``_cards`` and ``_info``): through the
-    slots for the class laid out last, by attribute otherwise.  Raises
-    ``error`` naming the move when they are not two ints in 0 .. 2**64 - 1
-    (a move forged with ``object.__new__``); whether the record is a valid
-    reading is the caller's to check."""
+cdef int move_codes(object m, u64* cards, u64* info) except -1:
+    """The record of a move object the engine made or checked (its
+    ``_cards`` and ``_info``): through the slots for the class laid out
+    last, by attribute otherwise.  A move from outside goes through
+    ``checked_codes`` first."""
+    cdef PyObject* c
+    cdef PyObject* i
+    if type(m) is _laid:
+        c = (<PyObject**>((<char*><PyObject*>m) + _o_cards))[0]
+        i = (<PyObject**>((<char*><PyObject*>m) + _o_info))[0]
+        if c != NULL and i != NULL:
+            cards[0] = <u64><object>c
+            info[0] = <u64><object>i
+            return 0
+    cards[0] = m._cards
+    info[0] = m._info
+    return 0
+
+
+cdef int checked_codes(object m, u64* cards, u64* info, object error) except -1:
+    """``move_codes`` of a move from outside: raises ``error`` naming the move
+    when its record is not two integers in 0 .. 2**64 - 1 (a move forged
+    with ``object.__new__``); whether the record is a valid reading is the
+    caller's to check."""
     if type(m) is _laid:
         if word((<PyObject**>((<char*><PyObject*>m) + _o_cards))[0], cards) \
                 and word((<PyObject**>((<char*><PyObject*>m) + _o_info))[0], info):
             return 0
     c = getattr(m, "_cards", None)
     i = getattr(m, "_info", None)
-    if word(<PyObject*>c, cards) and word(<PyObject*>i, info):
+    if index_word(c, cards) and index_word(i, info):
         return 0
     raise error(f"a {type(m).__name__} whose record ({c!r}, {i!r}) is not two card/info words "
                 f"(ints in 0..2**64-1) is no move")
