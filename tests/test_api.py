@@ -122,7 +122,7 @@ def test_lead_has_no_pass_and_follow_starts_with_pass() -> None:
 
 
 def test_rocket_forces_pass() -> None:
-    assert [str(m) for m in legal_moves("2222BR3456", last="BR")] == ["|pass||0"]
+    assert [str(m) for m in legal_moves("22223456", last="BR")] == ["|pass||0"]  # even a bomb passes
 
 
 def test_move_list_protocol() -> None:

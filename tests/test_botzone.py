@@ -66,9 +66,9 @@ def test_shuttle_is_not_a_bomb() -> None:
     assert Move("44445555", BZ).beats(shuttle, BZ)
     assert not Move("444455556789", BZ).beats(shuttle, BZ)  # another kind of shuttle
     assert Move("2222", BZ).beats(shuttle, BZ)
-    follow = {str(m) for m in legal_moves("444455556666BR", "33334444", BZ)}
-    assert {"44445555|shuttle|5|2", "55556666|shuttle|6|2", "4444|bomb|4|1", "BR|rocket|R|1"} <= follow
-    assert "444455556666|shuttle|6|3" not in follow
+    follow = {str(m) for m in legal_moves("555566667777BR", "33334444", BZ)}  # a hand the 4s leave possible
+    assert {"55556666|shuttle|6|2", "66667777|shuttle|7|2", "5555|bomb|5|1", "BR|rocket|R|1"} <= follow
+    assert "555566667777|shuttle|7|3" not in follow
     with pytest.raises(InvalidRulesError, match="shuttle"):
         Rules(shuttle=True, wild="7")
 
@@ -98,8 +98,8 @@ def test_kernel_matches_reference_sweep() -> None:
 
 
 def test_shuttle_follows_match_reference() -> None:
-    for hand, last in [("33334444555566667777888", "33334444"), ("4444555566667777B", "333344445678"),
-                       ("44445555667788992", "3333444455667788")]:
+    for hand, last in [("55556666777788889999T", "33334444"), ("9999TTTTJJJJQQQB", "333344445678"),
+                       ("9999TTTTJJQQKKAA2", "3333444455667788")]:  # hands the moves to beat leave possible
         ours = {(str(m.cards), str(m.combo), "" if m.main is None else str(m.main), m.length)
                 for m in legal_moves(hand, last, BZ)}
         lm = Move(last, BZ)

@@ -117,7 +117,7 @@ def test_preset_equals_douzero_on_corpus() -> None:
 
 
 @pytest.mark.parametrize("hand, last", [
-    ("33344455566677788899", "444555666777"),      # read as a four-trio plane
+    ("33888999TTTJJJQQ2", "444555666777"),         # read as a four-trio plane
     ("9TTTJJJQQQ3456", "333444555777"),            # compared by its wings' 7s: nothing
     ("TTTJJJQQQKKK2222A", "3334445556667777"),     # a four in the wings: no type
     ("3333BR4", "555566"),

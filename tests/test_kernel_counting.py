@@ -24,19 +24,25 @@ VARIANTS: list[dict[str, Any]] = [
 
 
 def positions(rules: Rules, seed: int, n: int = 150) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """n random leads and n follows (answering a random lead move of another hand)."""
+    """n random leads and n follows (answering a random lead move of another
+    hand, drawn from the cards the move leaves)."""
     rng = random.Random(seed)
     decks = rules.decks
     deck = [r for r in range(13) for _ in range(4 * decks)] + [13, 14] * decks
     sizes = [17, 20, 25, 33] if decks == 2 else [5, 10, 17, 20]
     hands = [sum(1 << (4 * r) for r in rng.sample(deck, rng.choice(sizes))) for _ in range(n)]
-    last_cards, last_info = [], []
+    follow_hands, last_cards, last_info = [], [], []
     for hand in hands:
         moves = _kernel.generate_array(hand, 0, 0, rules.flags)
         m = moves[rng.randrange(len(moves))]
         last_cards.append(m["cards"])
         last_info.append(m["info"])
-    as_words = [np.array(a, dtype=np.uint64) for a in (hands, hands[1:] + hands[:1], last_cards, last_info)]
+        rest = list(deck)
+        for r in range(15):
+            for _ in range((int(m["cards"]) >> (4 * r)) & 0xF):
+                rest.remove(r)
+        follow_hands.append(sum(1 << (4 * r) for r in rng.sample(rest, rng.choice(sizes))))
+    as_words = [np.array(a, dtype=np.uint64) for a in (hands, follow_hands, last_cards, last_info)]
     return as_words[0], as_words[1], as_words[2], as_words[3]
 
 

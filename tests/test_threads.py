@@ -12,10 +12,11 @@ from ddzcore.search import PlayState
 
 
 def make_positions(n: int) -> tuple[np.ndarray, np.ndarray]:
-    """n free leads and n follows (seat 1 answering one of the landlord's leads)."""
+    """n free leads and n follows (the landlord and seat 1 in turn, answering
+    one of the other's leads: a move the hand leaves possible)."""
     deals = [PlayState.deal(i).hand_words for i in range(n)]
     hands = np.array([d[i % 2] for i, d in enumerate(deals)], dtype=np.uint64)
-    leads, offsets = legal_moves_batch(np.array([d[0] for d in deals], dtype=np.uint64))
+    leads, offsets = legal_moves_batch(np.array([d[1 - i % 2] for i, d in enumerate(deals)], dtype=np.uint64))
     lasts = leads[offsets[:-1] + np.arange(n) % np.diff(offsets)]
     return hands, lasts
 

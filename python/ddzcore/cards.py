@@ -99,17 +99,60 @@ def _unpack(word: int) -> list[int]:
     return [(word >> (4 * r)) & 0xF for r in range(15)]
 
 
+# The whole deck(s) as a card word, and the byte lanes of the branch-free
+# test that a word is within it (bits.pxd's ``contains``): even and odd
+# nibbles apart, 0x80 + deck - count per byte keeps bit 7 when count <= deck.
+_DECK_WORDS = {1: 0x114444444444444, 2: 0x228888888888888}
+_LO, _HI = 0x0F0F0F0F0F0F0F0F, 0x8080808080808080
+
+
 def _check_word(word: int, decks: int, what: object) -> int:
+    """``word`` when it is a card word the deck(s) hold (docs/rules.md §1),
+    else ``InvalidCardsError`` naming ``what`` (and the rank over its limit)."""
     if not isinstance(word, int) or isinstance(word, bool) or word < 0 or word >> 60:
         raise InvalidCardsError(f"{what!r} is not a card word (a 60-bit rank-count integer)")
-    return _pack(_unpack(word), decks, what)
+    deck = _DECK_WORDS.get(decks) if type(decks) is int else None
+    if deck is not None and (((deck & _LO) | _HI) - (word & _LO)) & ((((deck >> 4) & _LO) | _HI) - ((word >> 4) & _LO)) \
+            & _HI == _HI:
+        return word
+    return _pack(_unpack(word), decks, what)  # raises, naming the rank (or the bad decks)
+
+
+# Card text read in one pass in C: each character's value (a rank's unit in
+# the card word; a separator's 1 << 64, counted apart) summed by ``map``.
+_SEPARATORS = " ,+\t\n"
+_SEP = 1 << 64
+_CHAR_VALUE = {**{c: 1 << (4 * r) for c, r in _CHAR_TO_RANK.items()}, **{c: _SEP for c in _SEPARATORS}}
+_char_value = _CHAR_VALUE.__getitem__
+_FAST_LEN = 60  # up to 60 characters no rank's sum reaches bit 64, and nibble sums stay below 255
 
 
 def _parse_text(text: str) -> int:
-    word = 0
+    """The card word of card text (docs/rules.md §1: ``3456789TJQKA2BR``, ``10``,
+    lower case; spaces, commas, ``+`` between cards).  Raises
+    ``InvalidCardsError`` quoting the text for an unknown character or 15
+    cards of a rank (the deck limits are ``_check_word``'s)."""
     s = text.replace("10", "T")
+    if len(s) <= _FAST_LEN:
+        try:
+            total = sum(map(_char_value, s))
+        except KeyError:
+            pass  # the loop below names the bad character
+        else:
+            word = total & (_SEP - 1)
+            # The nibbles' sum is the number of cards unless a rank overflowed its
+            # nibble; a full nibble (15 of a rank) is refused as too many.
+            if ((word & _LO) + ((word >> 4) & _LO)) % 255 == len(s) - (total >> 64) \
+                    and not word & (word >> 1) & (word >> 2) & (word >> 3) & 0x1111111111111111:
+                return word
+    return _parse_slowly(text, s)
+
+
+def _parse_slowly(text: str, s: str) -> int:
+    """``_parse_text`` a character at a time: the error for text it refuses."""
+    word = 0
     for ch in s:
-        if ch in " ,+\t\n":
+        if ch in _SEPARATORS:
             continue
         r = _CHAR_TO_RANK.get(ch)
         if r is None:

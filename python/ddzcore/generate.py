@@ -18,7 +18,7 @@ from . import _kernel
 from ._movelist import _count, _moves, _moves_array
 from .cards import Hand, _check_word
 from .errors import InvalidArgumentError, InvalidCardsError, InvalidMoveError
-from .moves import MOVE_DTYPE, Move, MoveList
+from .moves import MOVE_DTYPE, Move, MoveList, _words_ok
 from .rules import Rules
 
 __all__ = [
@@ -57,8 +57,12 @@ def _position(hand: HandLike, last: LastLike, rules: Rules | str | None) -> tupl
     if type(hand) is Hand and hand._decks <= rules.decks:
         if last is None:
             return hand._word, 0, 0, rules._flags, rules  # type: ignore[attr-defined]
-        if type(last) is Move and last._info:
-            return hand._word, last._cards, last._info, rules._flags, rules  # type: ignore[attr-defined]
+        if type(last) is Move:
+            try:
+                if last._info:
+                    return hand._word, last._cards, last._info, rules._flags, rules  # type: ignore[attr-defined]
+            except AttributeError:  # a Move forged with object.__new__, its record unset: refused below
+                pass
     lc, li = _last_codes(last, rules)
     return _hand_word(hand, rules), lc, li, rules.flags, rules
 
@@ -73,17 +77,22 @@ def legal_moves(hand: HandLike, last: LastLike = None, rules: Rules | str | None
     a preset name (default: docs/rules.md's); the moves carry it.
 
     Raises ``InvalidCardsError`` for a bad hand, ``InvalidMoveError`` (or
-    its subclass ``AmbiguousMoveError``) for a bad ``last`` and
-    ``InvalidRulesError`` for bad ``rules``.
+    its subclass ``AmbiguousMoveError``) for a bad ``last`` (no valid
+    reading, a forged ``Move``, or cards the deck cannot hold besides the
+    hand: docs/rules.md §1, §7, §8) and ``InvalidRulesError`` for bad ``rules``.
     """
     if rules is None:
         rules = _STANDARD
     if type(hand) is Hand and type(rules) is Rules and hand._decks <= rules.decks:  # _position's fast path, inlined
         if last is None:
             return _moves(MoveList, hand._word, 0, 0, rules._flags, rules, hand, None)  # type: ignore[attr-defined]
-        if type(last) is Move and last._info:
-            return _moves(MoveList, hand._word, last._cards, last._info, rules._flags,  # type: ignore[attr-defined]
-                          rules, hand, last)
+        if type(last) is Move:
+            try:
+                if last._info:
+                    return _moves(MoveList, hand._word, last._cards, last._info, rules._flags,  # type: ignore[attr-defined]
+                                  rules, hand, last)
+            except AttributeError:  # a Move forged with object.__new__, its record unset: refused below
+                pass
     h, lc, li, flags, r = _position(hand, last, rules)
     return _moves(MoveList, h, lc, li, flags, r, hand, last)
 
@@ -113,6 +122,8 @@ def _last_codes(last: LastLike, rules: Rules) -> tuple[int, int]:
         return 0, 0
     else:
         move = Move.parse(last, rules)
+    if not _words_ok(move):
+        raise InvalidMoveError(f"the move to beat {move} is no move: its record is not two card/info words")
     if move.is_pass:
         raise InvalidMoveError("the move to beat cannot be a pass; give last=None for a free lead")
     return move._cards, move._info
@@ -206,8 +217,9 @@ def legal_moves_batch(hands: "np.ndarray | Sequence[HandLike]",
     ``threads``: threads (int >= 1) generating chunks of positions in
     parallel; the result is identical for any number.
     Raises ``InvalidCardsError`` / ``InvalidMoveError`` naming the first bad
-    position (or a hands / lasts array of the wrong dtype), before any work
-    is done; ``InvalidArgumentError`` for an ``out`` that cannot be written
+    position (a move to beat that its row's hand makes impossible included),
+    or a hands / lasts array of the wrong dtype, before any work is done (``out``
+    untouched); ``InvalidArgumentError`` for an ``out`` that cannot be written
     into or a bad ``threads``; ``InvalidRulesError`` for bad ``rules``.
     """
     rules = Rules.coerce(rules)

@@ -101,6 +101,16 @@ def _decks_of(word: int) -> int:
 
 MoveLike = Union["Move", str]
 
+
+def _word_ok(w: object) -> bool:
+    return isinstance(w, (int, np.integer)) and not isinstance(w, bool) and 0 <= int(w) < 1 << 64
+
+
+def _words_ok(m: object) -> bool:
+    """Whether ``m``'s record is two integers in 0 .. 2**64 - 1 (a ``Move``
+    forged with ``object.__new__`` may hold anything, or nothing)."""
+    return _word_ok(getattr(m, "_cards", None)) and _word_ok(getattr(m, "_info", None))
+
 _object_new = object.__new__
 
 
@@ -293,11 +303,16 @@ class Move:
     def beats(self, other: MoveLike, rules: "_Rules | str | None" = None) -> bool:
         """Whether this move beats ``other`` (docs/rules.md §2, comparing; §8
         for two decks).  ``rules``: default the rules this move was read
-        under, else ``other``'s, else the standard ones."""
+        under, else ``other``'s, else the standard ones.  Raises
+        ``InvalidMoveError`` for text that is no move and for a ``Move``
+        whose record is not two card/info words (forged with ``object.__new__``)."""
         if rules is None:
             rules = self._rules or (other._rules if isinstance(other, Move) else None)
         rules = Rules.coerce(rules)
         o = Move.parse(other, rules) if not isinstance(other, Move) else other
+        if not (_words_ok(self) and _words_ok(o)):  # a Move forged with object.__new__
+            raise InvalidMoveError(f"{o if _words_ok(self) else self} is no move: its record is not two "
+                                   f"card/info words (ints in 0..2**64-1)")
         return _kernel.beats_codes(self._cards, self._info, o._cards, o._info, rules.flags)
 
     def action_id(self, rules: "_Rules | str | None" = None) -> int:
@@ -306,12 +321,16 @@ class Move:
 
     # -- protocol -------------------------------------------------------
     def __str__(self) -> str:
-        if self.is_pass:
-            return "|pass||0"
-        return f"{Hand._trusted(self._cards)}|{self.combo}|{RANK_CHARS[(self._info >> 5) & 0xF]}|{self.length}"
+        try:
+            if self.is_pass:
+                return "|pass||0"
+            return f"{Hand._trusted(self._cards)}|{self.combo}|{RANK_CHARS[(self._info >> 5) & 0xF]}|{self.length}"
+        except (AttributeError, TypeError, ValueError, IndexError, OverflowError):  # forged with object.__new__
+            return f"<no move: record ({getattr(self, '_cards', None)!r}, {getattr(self, '_info', None)!r})>"
 
     def __repr__(self) -> str:
-        return "Move('pass')" if self.is_pass else f"Move({str(self)!r})"  # Move("pass") is PASS
+        text = str(self)
+        return "Move('pass')" if text == "|pass||0" else f"Move({text!r})"  # Move("pass") is PASS
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Move):
@@ -358,7 +377,12 @@ class MoveList(_movelist.MoveList):
                 move = Move.parse(move, self.rules)
             except InvalidMoveError:
                 return False
-        return isinstance(move, Move) and self._has(move._cards, move._info)
+        if not isinstance(move, Move):
+            return False
+        try:
+            return self._has(move._cards, move._info)
+        except (TypeError, OverflowError, AttributeError):  # a Move forged with object.__new__: in no list
+            return False
 
     if TYPE_CHECKING:
         rules: "_Rules"
@@ -432,15 +456,16 @@ class ActionSpace:
         return Move._from_codes(c, i, self.rules)
 
     def index(self, move: Move) -> int:
-        """The id of ``move``."""
-        c, i = move.codes
+        """The id of ``move``; ``IllegalMoveError`` for a move outside the
+        space (or no move: a ``Move`` forged with ``object.__new__``)."""
         try:
+            c, i = move.codes
             return self._ids[(c << 64) | i]
-        except KeyError:
+        except (KeyError, TypeError, AttributeError):
             raise IllegalMoveError(f"{move} is not in the action space of {self.rules!r}") from None
 
     def __contains__(self, move: object) -> bool:
-        return isinstance(move, Move) and ((move.codes[0] << 64) | move.codes[1]) in self._ids
+        return isinstance(move, Move) and _words_ok(move) and ((move._cards << 64) | move._info) in self._ids
 
     def card_sets(self) -> int:
         """How many distinct card sets the moves use (pass excluded)."""

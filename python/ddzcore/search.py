@@ -137,7 +137,7 @@ class PlayState(_state.PlayState):
         move and ``IllegalMoveError`` for a move that is not legal here (the
         state is then unchanged)."""
         m = move if type(move) is Move else Move.parse(move, self.rules)
-        self.push_codes(m._cards, m._info)
+        self.push_codes(getattr(m, "_cards", -1), getattr(m, "_info", -1))  # unset in a forged Move: refused
 
     def __repr__(self) -> str:
         hands, ll, turn, last, owner = self._args()

@@ -38,10 +38,10 @@ from numpy.random cimport bitgen_t
 
 from ddzcore.bits cimport u64, contains, info_combo, is_bomb_combo, C_PASS, C_SOFT_BOMB
 from ddzcore._kernel cimport beats, valid_reading
-from ddzcore._movelist cimport generated, move_codes
+from ddzcore._movelist cimport checked_codes, generated, move_codes
 from ddzcore._state cimport State
 
-from ddzcore._errors import IllegalActionError
+from ddzcore._errors import IllegalActionError, InvalidMoveError
 
 #: The Python-visible fields ``GameCore`` holds (``GameBase.copy`` copies
 #: them with the slots; ``_copy_core`` copies the hands).
@@ -211,7 +211,9 @@ cdef class GameCore:
     def apply(self, action):
         """Apply the current player's action (a flow action, a ``Move``, or
         text that ``parse_action`` reads).  Raises ``IllegalActionError`` (a
-        ``ValueError``) for an action that is not legal here, or
+        ``ValueError``) for an action that is not legal here (docs/rules.md
+        §3), a ``Move`` whose record is not two card/info words (one forged
+        with ``object.__new__``) or a pass holding cards included, or
         ``InvalidMoveError`` for unreadable text; the game is then unchanged."""
         cdef int p
         cdef u64 c, i, lc, li
@@ -229,7 +231,7 @@ cdef class GameCore:
             self._apply_other(action)
             return
         p = self._cur
-        move_codes(action, &c, &i)
+        checked_codes(action, &c, &i, IllegalActionError)
         if info_combo(i) != C_PASS:
             if not contains(self._s.hand[p], c) or not valid_reading(c, i, self._flags):
                 raise IllegalActionError(self._why_illegal(action))
@@ -237,7 +239,7 @@ cdef class GameCore:
                 move_codes(self._last, &lc, &li)
                 if not beats(c, i, lc, li, self._flags):
                     raise IllegalActionError(self._why_illegal(action))
-        elif p == self._lastp:
+        elif p == self._lastp or c != 0 or i != 0:
             raise IllegalActionError(self._why_illegal(action))
         if self._plain and type(action) is self._move_t:
             self._step(p, action, 0)
@@ -247,7 +249,11 @@ cdef class GameCore:
     def _play(self, int p, move, int k):
         """The play step (docs/rules.md §3): ``move`` (as recorded) leaves
         seat ``p``'s hand, becomes the move to beat, and the turn passes on;
-        ``k`` marked-face cards are among its cards (five players)."""
+        ``k`` marked-face cards are among its cards (five players).  Reached
+        by ``push`` unchecked: ``InvalidMoveError``, the game unchanged, for
+        a move whose record is not two card/info words (a forged ``Move``)."""
+        cdef u64 c, i
+        checked_codes(move, &c, &i, InvalidMoveError)
         self._step(p, move, k)
 
     cdef int _step(self, int p, move, int k) except -1:

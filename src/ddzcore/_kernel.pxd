@@ -27,6 +27,9 @@ cdef int bomb_power(u64 cards, u64 info, int flags) noexcept nogil
 # Rank counts within the deck(s) of `flags`.
 cdef bint valid_hand(u64 hand, int flags) noexcept nogil
 
+# Whether the deck(s) hold `hand` and the move to beat's cards together.
+cdef bint fits_deck(u64 hand, u64 last_cards, int flags) noexcept nogil
+
 # Whether (cards, info) is a valid reading of those cards (or the pass record).
 cdef bint valid_reading(u64 cards, u64 info, int flags) noexcept nogil
 

@@ -1425,6 +1425,26 @@ cdef bint valid_hand(u64 hand, int flags) noexcept nogil:
     return contains(full_deck(flags), hand)
 
 
+cdef u64 LANE_HI = 0x8080808080808080ULL  # bit 7 of each byte: within() of counts that fit
+
+
+cdef inline u64 within(u64 deck, u64 a, u64 b) noexcept nogil:
+    """LANE_HI when a + b, rank by rank, is within deck (card words), else
+    LANE_HI with some bits clear.  Branch-free: even and odd nibbles go to
+    separate byte lanes, where 0x80 + deck - a - b stays >= 0x62 (counts <=
+    15 each), so no lane borrows and bit 7 says a + b <= deck."""
+    cdef u64 lo = 0x0F0F0F0F0F0F0F0FULL, hi = 0x8080808080808080ULL
+    return ((((deck & lo) | hi) - (a & lo) - (b & lo))
+            & ((((deck >> 4) & lo) | hi) - ((a >> 4) & lo) - ((b >> 4) & lo)) & hi)
+
+
+cdef bint fits_deck(u64 hand, u64 last_cards, int flags) noexcept nogil:
+    """Whether the deck(s) hold hand and the move to beat's cards together
+    (docs/rules.md §1, §8: 4 of a rank and one of each joker a deck; laizi,
+    §7: a wild card is a physical card of its rank, so the same bound)."""
+    return within(full_deck(flags), hand, last_cards) == LANE_HI
+
+
 cdef enum:
     KNOWN_FLAGS = 0x3F3F  # the rule flags whose readings plain_reading knows (bits 0-5, 8-13)
 
@@ -1586,6 +1606,10 @@ cdef object records_to_array(MoveRec* recs, Py_ssize_t n):
 
 
 cdef inline void _check_position(u64 hand, u64 last_cards, u64 last_info, int flags) except *:
+    """Raise InvalidCardsError for a hand the deck(s) cannot hold, and
+    InvalidMoveError for a move to beat that is a pass record with cards, no
+    valid reading, or cards the deck(s) cannot hold besides the hand
+    (docs/rules.md §1-2, §7-8)."""
     if not valid_hand(hand, flags):
         raise InvalidCardsError(f"hand word {hand:#x} has more cards of a rank than the deck holds")
     if last_info == 0:
@@ -1594,6 +1618,9 @@ cdef inline void _check_position(u64 hand, u64 last_cards, u64 last_info, int fl
     elif not valid_reading(last_cards, last_info, flags):
         raise InvalidMoveError(f"the move to beat ({last_cards:#x}, {last_info:#x}) is not a valid "
                                f"combination under these rules")
+    elif not fits_deck(hand, last_cards, flags):
+        raise InvalidMoveError(f"the move to beat ({last_cards:#x}, {last_info:#x}) and the hand {hand:#x} "
+                               f"hold more cards of a rank than the deck")
 
 
 def generate_array(u64 hand, u64 last_cards=0, u64 last_info=0, int flags=0):
@@ -1631,30 +1658,36 @@ def is_valid_reading(u64 cards, u64 info, int flags=0):
     return valid_reading(cards, info, flags)
 
 
-cdef Py_ssize_t first_bad_hand(const u64* hands, Py_ssize_t n, int flags) noexcept nogil:
-    """The first i whose hands[i] the deck(s) cannot hold (valid_hand), n if none.
+cdef Py_ssize_t first_bad_row(const u64* hands, const u64* last_cards, Py_ssize_t n, int flags) noexcept nogil:
+    """The first i whose hands[i], or hands[i] with last_cards[i]'s cards (NULL:
+    free leads), the deck(s) cannot hold (fits_deck), n if none.
 
-    One branch-free pass over every hand (the compiler vectorises it: a few
-    instructions a hand), then a scan for the index only when one failed.
+    One branch-free pass over every row (the compiler vectorises it: a few
+    instructions a row), then a scan for the index only when one failed.
     """
-    cdef u64 deck = full_deck(flags)
-    cdef u64 lo = 0x0F0F0F0F0F0F0F0FULL, hi = 0x8080808080808080ULL
-    cdef u64 even = (deck & lo) | hi, odd = ((deck >> 4) & lo) | hi, ok = hi
+    cdef u64 deck = full_deck(flags), ok = LANE_HI
     cdef Py_ssize_t i
-    for i in range(n):  # contains(deck, hand), both byte lanes at once
-        ok &= (even - (hands[i] & lo)) & (odd - ((hands[i] >> 4) & lo))
-    if ok == hi:
+    if last_cards == NULL:
+        for i in range(n):
+            ok &= within(deck, hands[i], 0)
+    else:
+        for i in range(n):
+            ok &= within(deck, hands[i], last_cards[i])
+    if ok == LANE_HI:
         return n
     for i in range(n):
-        if not valid_hand(hands[i], flags):
+        if within(deck, hands[i], 0 if last_cards == NULL else last_cards[i]) != LANE_HI:
             return i
     return n
 
 
 def _check_batch(const u64[::1] hands, const u64[::1] last_cards, const u64[::1] last_info, int flags):
-    """Raise for the first bad row of a batch (its hand, then its last move), else nothing."""
+    """Raise for the first bad row of a batch, else nothing: InvalidCardsError
+    for a hand the deck(s) cannot hold, InvalidMoveError for a last move that
+    is no valid reading or that the deck(s) cannot hold besides its row's
+    hand (docs/rules.md §1-2, §7-8)."""
     cdef Py_ssize_t i, n = hands.shape[0], bad = n, bad_last = -1
-    cdef const u64* lc
+    cdef const u64* lc = NULL
     cdef const u64* li
     if last_cards is not None and (last_cards.shape[0] != n or last_info.shape[0] != n):
         raise InvalidMoveError(f"batch of {n} hands needs {n} last moves, got "
@@ -1662,10 +1695,11 @@ def _check_batch(const u64[::1] hands, const u64[::1] last_cards, const u64[::1]
     if n == 0:
         return
     with nogil:
-        bad = first_bad_hand(&hands[0], n, flags)
         if last_cards is not None:
             lc, li = &last_cards[0], &last_info[0]
-            for i in range(bad):  # the rows before the first bad hand
+        bad = first_bad_row(&hands[0], lc, n, flags)
+        if lc != NULL:
+            for i in range(bad):  # the rows before the first bad one
                 # Each last move's reading is checked once (a run of equal ones once in all);
                 # most are shown by their own fields (plain_reading, inlined here: no call).
                 if (i == 0 or lc[i] != lc[i - 1] or li[i] != li[i - 1]) \
@@ -1675,8 +1709,11 @@ def _check_batch(const u64[::1] hands, const u64[::1] last_cards, const u64[::1]
     if 0 <= bad_last < bad:
         raise InvalidMoveError(f"last move {bad_last} ({last_cards[bad_last]:#x}, {last_info[bad_last]:#x}) "
                          f"is not a valid reading of its cards")
-    if bad < n:
+    if bad < n and not valid_hand(hands[bad], flags):
         raise InvalidCardsError(f"hands[{bad}] = {hands[bad]:#x} has more cards of a rank than the deck holds")
+    if bad < n:
+        raise InvalidMoveError(f"last move {bad} ({last_cards[bad]:#x}, {last_info[bad]:#x}) and hands[{bad}] = "
+                               f"{hands[bad]:#x} hold more cards of a rank than the deck")
 
 
 cdef object adopt_block(object descr, void* data, Py_ssize_t n, Py_ssize_t itemsize):

@@ -37,3 +37,6 @@ cdef MoveList generated(type cls, u64 hand, u64 lc, u64 li, int flags, rules)
 # with _cards and _info: by attribute when not of the class laid out last).
 cdef object new_move(type t, u64 cards, u64 info, rules)
 cdef int move_codes(object m, u64* cards, u64* info) except -1
+# move_codes of a move from outside: raises `error` when its _cards/_info are
+# not two integers in 0..2**64-1 (a Move forged with object.__new__).
+cdef int checked_codes(object m, u64* cards, u64* info, object error) except -1

@@ -15,12 +15,13 @@ from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memcmp
 from cpython.buffer cimport PyBUF_WRITABLE
 from cpython.object cimport PyObject, PyTypeObject
+from cpython.number cimport PyNumber_Index
 from cpython.ref cimport Py_INCREF
 
 cimport numpy as cnp
 
 from ddzcore.bits cimport u64, MoveRec
-from ddzcore._kernel cimport generate, records_to_array, valid_hand, valid_reading
+from ddzcore._kernel cimport fits_deck, generate, records_to_array, valid_hand, valid_reading
 
 from types import MemberDescriptorType
 
@@ -50,23 +51,79 @@ cdef Py_ssize_t _generate(u64 hand, u64 lc, u64 li, int flags) except -1:
     return n
 
 
+cdef extern from "Python.h":
+    # Without Cython's error check: word() tests PyErr_Occurred itself.  The
+    # "long" one reads a few digits in a loop (the "long long" one goes
+    # through _PyLong_AsByteArray past one digit): used where it is 64 bits.
+    unsigned long as_ulong "PyLong_AsUnsignedLong"(object o)
+    unsigned long long as_ulonglong "PyLong_AsUnsignedLongLong"(object o)
+    bint PyLong_CheckExact(PyObject* o)
+    PyObject* PyErr_Occurred()
+    void PyErr_Clear()
+
+
+cdef inline bint word(PyObject* o, u64* out) noexcept:
+    """Store ``o`` in ``out`` when it is an ``int`` in 0 .. 2**64 - 1 (a card
+    or info word) and say so; False, with no exception set, otherwise."""
+    if o == NULL or not PyLong_CheckExact(o):
+        return False
+    out[0] = as_ulong(<object>o) if sizeof(unsigned long) == 8 else as_ulonglong(<object>o)
+    if out[0] == <u64>-1 and PyErr_Occurred() != NULL:
+        PyErr_Clear()
+        return False
+    return True
+
+
+cdef bint index_word(object o, u64* out):
+    """``word`` for any integer an ``int`` stands for (``__index__``: a NumPy
+    integer, an ``int`` subclass); False for anything else, ``bool`` included."""
+    if word(<PyObject*>o, out):
+        return True
+    try:
+        o = PyNumber_Index(o)
+    except TypeError:
+        return False
+    if isinstance(o, bool):
+        return False
+    o = int(o)  # an exact int
+    return word(<PyObject*>o, out)
+
+
 cdef int _check(u64 hand, u64 lc, u64 li, int flags, shown_hand, shown_last, rules) except -1:
     """Raise the typed error for a hand or a move to beat the rules refuse
-    (``shown_*``, ``rules``: the caller's arguments, only to name them)."""
+    (``shown_*``, ``rules``: the caller's arguments, only to name them):
+    ``InvalidCardsError`` for a hand the deck(s) cannot hold,
+    ``InvalidMoveError`` for a move to beat that is no valid reading or
+    that the deck(s) cannot hold besides the hand (docs/rules.md §1-2, §7-8)."""
     if not valid_hand(hand, flags):
         raise InvalidCardsError(f"{shown_hand!r} has more cards of a rank than the deck holds")
     if li != 0 and not valid_reading(lc, li, flags):
         raise InvalidMoveError(f"the move to beat {shown_last!r} is not a valid combination under {rules!r}")
+    if not fits_deck(hand, lc, flags):
+        raise InvalidMoveError(f"the move to beat {shown_last!r} and the hand {shown_hand!r} hold more cards "
+                               f"of a rank than the deck (docs/rules.md §1)")
     return 0
 
 
-def _moves(type cls, u64 hand, u64 lc, u64 li, int flags, rules, shown_hand, shown_last):
+cdef int _last_words(lc, li, u64* c, u64* i, shown_last) except -1:
+    """The move to beat's words (ints in 0 .. 2**64 - 1, as a forged ``Move``
+    may not hold), else ``InvalidMoveError``."""
+    if not (index_word(lc, c) and index_word(li, i)):
+        raise InvalidMoveError(f"the move to beat is no move record: ({lc!r}, {li!r}) are not two card/info "
+                               f"words (ints in 0..2**64-1)")
+    return 0
+
+
+def _moves(type cls, u64 hand, lc, li, int flags, rules, shown_hand, shown_last):
     """The legal moves of a position given as words, as a ``cls`` (a
     ``MoveList`` class) whose moves carry ``rules``.  ``lc``, ``li``: the
-    move to beat (0, 0 = a free lead); ``shown_*``: the caller's arguments,
-    named by the errors (``InvalidCardsError``, ``InvalidMoveError``)."""
-    _check(hand, lc, li, flags, shown_hand, shown_last, rules)
-    return generated(cls, hand, lc, li, flags, rules)
+    move to beat's words (0, 0 = a free lead); ``shown_*``: the caller's
+    arguments, named by the errors (``InvalidCardsError``,
+    ``InvalidMoveError``, see ``_check``)."""
+    cdef u64 c = 0, i = 0
+    _last_words(lc, li, &c, &i, shown_last)
+    _check(hand, c, i, flags, shown_hand, shown_last, rules)
+    return generated(cls, hand, c, i, flags, rules)
 
 
 cdef MoveList generated(type cls, u64 hand, u64 lc, u64 li, int flags, rules):
@@ -74,17 +131,21 @@ cdef MoveList generated(type cls, u64 hand, u64 lc, u64 li, int flags, rules):
     return MoveList._wrap(cls, _scratch, n, rules)
 
 
-def _moves_array(u64 hand, u64 lc, u64 li, int flags, rules, shown_hand, shown_last):
+def _moves_array(u64 hand, lc, li, int flags, rules, shown_hand, shown_last):
     """``_moves`` as a ``MOVE_DTYPE`` array of shape ``(n,)``."""
-    _check(hand, lc, li, flags, shown_hand, shown_last, rules)
-    cdef Py_ssize_t n = _generate(hand, lc, li, flags)
+    cdef u64 c = 0, i = 0
+    _last_words(lc, li, &c, &i, shown_last)
+    _check(hand, c, i, flags, shown_hand, shown_last, rules)
+    cdef Py_ssize_t n = _generate(hand, c, i, flags)
     return records_to_array(_scratch, n)
 
 
-def _count(u64 hand, u64 lc, u64 li, int flags, rules, shown_hand, shown_last):
+def _count(u64 hand, lc, li, int flags, rules, shown_hand, shown_last):
     """How many legal moves ``_moves`` would list (nothing is stored)."""
-    _check(hand, lc, li, flags, shown_hand, shown_last, rules)
-    return generate(hand, lc, li, flags, NULL, 0)
+    cdef u64 c = 0, i = 0
+    _last_words(lc, li, &c, &i, shown_last)
+    _check(hand, c, i, flags, shown_hand, shown_last, rules)
+    return generate(hand, c, i, flags, NULL, 0)
 
 
 cdef MoveRec _EMPTY[1]
@@ -145,8 +206,10 @@ cdef object new_move(type t, u64 cards, u64 info, rules):
 
 
 cdef int move_codes(object m, u64* cards, u64* info) except -1:
-    """The record of a move object (its ``_cards`` and ``_info``): through the
-    slots for the class laid out last, by attribute otherwise."""
+    """The record of a move object the engine made or checked (its
+    ``_cards`` and ``_info``): through the slots for the class laid out
+    last, by attribute otherwise.  A move from outside goes through
+    ``checked_codes`` first."""
     cdef PyObject* c
     cdef PyObject* i
     if type(m) is _laid:
@@ -159,6 +222,23 @@ cdef int move_codes(object m, u64* cards, u64* info) except -1:
     cards[0] = m._cards
     info[0] = m._info
     return 0
+
+
+cdef int checked_codes(object m, u64* cards, u64* info, object error) except -1:
+    """``move_codes`` of a move from outside: raises ``error`` naming the move
+    when its record is not two integers in 0 .. 2**64 - 1 (a move forged
+    with ``object.__new__``); whether the record is a valid reading is the
+    caller's to check."""
+    if type(m) is _laid:
+        if word((<PyObject**>((<char*><PyObject*>m) + _o_cards))[0], cards) \
+                and word((<PyObject**>((<char*><PyObject*>m) + _o_info))[0], info):
+            return 0
+    c = getattr(m, "_cards", None)
+    i = getattr(m, "_info", None)
+    if index_word(c, cards) and index_word(i, info):
+        return 0
+    raise error(f"a {type(m).__name__} whose record ({c!r}, {i!r}) is not two card/info words "
+                f"(ints in 0..2**64-1) is no move")
 
 
 def _pair(cards, info, rules):

@@ -416,6 +416,8 @@ class GameBase(GameCore):
         p = self._cur
         hand = _hand(self._word(p), self._DECKS)
         if move.is_pass:
+            if move._cards or move._info:
+                return f"{move._cards, move._info} is no move record: a pass has no cards, main or length"
             return f"seat {p} leads and cannot pass (docs/rules.md §3)"
         if not self._holds(hand._word, move._cards):
             return f"{move} is not in seat {p}'s hand {hand}"

@@ -34,18 +34,28 @@ again under them; the recorded settlement and returns are not checked (an
 escape, a laizi cap or a show order may settle differently now), the rest
 of the result is.  A version 1 record whose actions no longer replay (the
 first shower now calls first) raises ``RecordError`` saying so.
+
+``Game`` and ``FiveGame`` pickle through their record (see "pickling"
+below): unpickling replays it with these checks, restores the random
+generator (later redeals), and raises ``RecordError`` for a pickle changed
+after it was made.
 """
 
 from __future__ import annotations
 
 import contextlib
+import copyreg
 import dataclasses
+import hashlib
 import json
 import os
 import tempfile
 from pathlib import Path
 from typing import Any, Union
 
+import numpy as np
+
+from ..cards import RANK_CHARS, Card
 from ..errors import DdzError, RecordError, record_errors
 from .five import FiveAction, FiveGame, MarkedMove
 from .three import Action, Game
@@ -437,3 +447,78 @@ def _replay_five(record: dict[str, Any], check: bool = True) -> FiveGame:
                 FiveSettlement.from_dict(record["settlement"]) != game.settlement():
             raise RecordError("the replayed settlement differs from the recorded one")
     return game
+
+
+# -- pickling: a game travels as its record --------------------------------------------
+#
+# ``Game`` and ``FiveGame`` pickle (registered with ``copyreg`` below: this
+# module imports the games, which import nothing back; ``import ddzcore``
+# loads it) as their record (``to_record``) plus what a
+# record leaves out but later play needs: the deals a three-player game was
+# given (or dealt before an undo) beyond the current one, and its random
+# generator's state (redeals and laizi wild ranks are drawn from it).  Unpickling
+# replays the record through ``replay``'s checks and then compares a digest
+# of the whole state (``_key``, the later deals, the generator) with the one
+# pickled: a pickle with any one field changed (a card, an action, a rules
+# field, the generator) raises ``RecordError``, never another game.  A
+# pickle is not signed (nothing can tell a consistently rewritten pickle from
+# another game's); unpickle only data you trust, as for any pickle.
+
+_BIT_GENERATORS = ("PCG64", "PCG64DXSM", "MT19937", "Philox", "SFC64")
+
+
+def _later_deals(game: Game) -> list[dict[str, Any]]:
+    """The deals ``game`` will use on redeals, in order (given ones and those
+    dealt before an undo), as record deal entries (``first`` and ``wild``
+    ``None`` where the generator will draw them)."""
+    k = game._round + 1
+    later: list[tuple[Any, Any, Any]] = [(f, dealt, wild) for (f, dealt), wild in zip(game._deals[k:], game._wilds[k:])]
+    later += game._given[max(k, len(game._deals)):]
+    return [{"first": first, "cards": [" ".join(str(Card(c)) for c in part) for part in dealt],
+             "wild": None if wild is None else RANK_CHARS[wild]} for first, dealt, wild in later]
+
+
+def _digest(game: "Game | FiveGame", later: list[dict[str, Any]], rng: Any) -> str:
+    """A digest of everything a game's future depends on (its equality key,
+    later deals and the generator's state)."""
+    return hashlib.sha256(repr((game._key(), later, rng)).encode()).hexdigest()
+
+
+def _pickled(game: "Game | FiveGame") -> tuple[Any, ...]:
+    """``(_unpickle, args)`` for ``__reduce__``: the record (with the later
+    deals appended to a three-player game's deals), the generator's state
+    and the state's digest."""
+    record = to_record(game)  # type: ignore[arg-type]  # a FiveGame gives its own record
+    later: list[dict[str, Any]] = []
+    rng = None
+    if isinstance(game, Game) and game._endgame is None:
+        later = _later_deals(game)
+        record["deals"] = record["deals"] + later
+        rng = game._rng.bit_generator.state
+    return _unpickle, (record, rng, _digest(game, later, rng))
+
+
+@record_errors
+def _unpickle(record: dict[str, Any], rng: Any, digest: str) -> "Game | FiveGame":
+    """Rebuild a pickled game (see ``_pickled``): replay its record, restore
+    the generator, and check the digest.  Raises ``RecordError``."""
+    game: Any = replay(record, check=True)
+    later: list[dict[str, Any]] = []
+    if isinstance(game, Game) and game._endgame is None:
+        if not isinstance(rng, dict) or rng.get("bit_generator") not in _BIT_GENERATORS:
+            raise RecordError(f"the pickled random generator state {rng!r} is not a NumPy bit generator's")
+        bits = getattr(np.random, rng["bit_generator"])()
+        bits.state = rng
+        game._rng = np.random.Generator(bits)
+        game._fork = False
+        rng = bits.state
+        later = _later_deals(game)
+    elif rng is not None:
+        raise RecordError("a five-player game or an end game pickles no random generator")
+    if not isinstance(digest, str) or _digest(game, later, rng) != digest:
+        raise RecordError("the unpickled game differs from the pickled one (a pickle changed after it was made)")
+    return game  # type: ignore[no-any-return]
+
+
+copyreg.pickle(Game, _pickled)
+copyreg.pickle(FiveGame, _pickled)

@@ -81,9 +81,9 @@ import numpy as np
 from ..cards import RANK_CHARS, Card, Hand, Rank, _card_rank, parse_cards
 from ..errors import IllegalActionError, InvalidArgumentError, InvalidCardsError, InvalidDealError, InvalidMoveError
 from ..errors import InvalidRulesError
-from ..moves import PASS, Combo, Move, MoveList
+from ..moves import PASS, Combo, Move, MoveList, _words_ok
 from .._gamecore import cards_word, deal_perm
-from .base import MOVE_ID_BASE, TERMINAL, GameBase, _ncards, _parse_enum, check_room_beans, check_seat
+from .base import MOVE_ID_BASE, TERMINAL, GameBase, _ncards, _parse_enum, _valid, check_room_beans, check_seat
 from ..rules import Rules
 from .settlement import (
     Multiplier, Room, Settlement, combine_shows, escape_multiplier, settle_escape, settle_game,
@@ -530,6 +530,8 @@ class Game(GameBase):
             g._lastp = cur
         else:
             m = last if isinstance(last, Move) else Move.parse(last, g._rules)
+            if isinstance(last, Move) and not (_words_ok(m) and _valid(m._cards, m._info, g._flags)):
+                raise IllegalActionError(f"the move to beat {m} is not a valid move under {g._rules!r}")
             if m.is_pass:
                 raise IllegalActionError("the move to beat cannot be a pass")
             lp = (cur + 2) % 3 if last_player is None else check_seat(last_player, 3)
