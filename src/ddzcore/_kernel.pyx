@@ -987,15 +987,31 @@ cdef void lz_units(Gen* g, LzChain* ch, int r, int used, u64 phys, int nsub, u64
 
 
 cdef unsigned char LZ_REV8[256]   # LZ_REV8[b]: the byte b with its bits in reverse order
+# Rank masks of ranks 3..A reversed (bit j = rank A - j: lz_rev12) index the
+# straights' tables: counting up over them walks sets in lz_units' order.
+cdef u64 LZ_RLANES[256]           # LZ_RLANES[b]: lanes() of the reversed byte b (bit j: rank A - j)
+cdef unsigned int LZ_RSET[4096]   # LZ_RSET[y]: the ranks of the reversed mask y counted (bits 0-3)
+                                  # and, if at most 4, their nibbles ascending (bits 4-19)
 
 
 cdef void _lz_fill() noexcept:
-    cdef int b, j
+    cdef int b, j, n
+    cdef unsigned int nib
     for b in range(256):
         LZ_REV8[b] = 0
+        LZ_RLANES[b] = 0
         for j in range(8):
             if (b >> j) & 1:
                 LZ_REV8[b] |= 1 << (7 - j)
+                LZ_RLANES[b] |= unit(R_ACE - j)
+    for b in range(4096):
+        n, nib = 0, 0
+        for j in range(R_ACE + 1):          # ranks ascending: bit R_ACE - j of b
+            if (b >> (R_ACE - j)) & 1:
+                if n < 4:
+                    nib |= <unsigned int>j << (4 * n)
+                n += 1
+        LZ_RSET[b] = n | ((nib if n <= 4 else 0) << 4)
 
 
 _lz_fill()
@@ -1006,60 +1022,66 @@ cdef inline unsigned int lz_rev12(unsigned int x) noexcept nogil:
     return (<unsigned int>LZ_REV8[x & 0xFF] << 4) | (<unsigned int>LZ_REV8[(x >> 8) & 0xFF] >> 4)
 
 
-cdef void lz_straight(Gen* g, int combo, int s, int top, int holes, unsigned int natural) noexcept nogil:
-    """The straights of ranks s..top whose `holes` ranks without a natural
-    take a wild card each (`natural`: the ranks with one).  A rank with a
-    natural keeps it or lets a spare wild card replace it; the sets E of
-    replaced naturals (at most the spare wild cards) come in lz_units'
-    order: by their indicator over s..top, the lowest rank most significant.
-    As numbers whose bit j is rank top - j that order is counting up, so the
-    next set is the next submask (skipping the extensions of a full set):
-    O(1) a move, no recursion."""
-    cdef int shift = R_ACE - top, n, nd, i, slack = g.nw - holes
-    cdef unsigned int span = rank_span(s, top), wild = 1u << g.wild, mask, deficit, x = 0, e, u
-    cdef u64 base, info0 = make_info(combo, top, top - s + 1), l, standins
-    natural &= span
-    base = lanes(natural) + <u64>holes * unit(g.wild)
-    mask = lz_rev12(natural << shift)
-    deficit = span & ~natural & ~wild
-    nd = holes - (1 if span & wild else 0)
+cdef inline u64 lz_rlanes(unsigned int y) noexcept nogil:
+    """lanes() of a reversed rank mask y (bit j: rank A - j).  lz_rlanes(1) == unit(R_ACE)."""
+    return LZ_RLANES[y & 0xFF] | (LZ_RLANES[(y >> 8) & 0xF] >> 32)
+
+
+cdef enum:
+    LZ_STRAIGHT_ROOM = 1 + 12 + 66 + 220 + 495   # a window's straights: <= 4 of <= 12 naturals replaced
+
+
+cdef void lz_straight(Gen* g, int combo, int s, int top, unsigned int rn, unsigned int rd) noexcept nogil:
+    """The straights of ranks s..top: each rank without a natural takes a
+    wild card (`rd`: those other than the wild rank, reversed; the wild
+    rank's own stands at face value), each with one (`rn`: reversed) keeps
+    it or lets a spare wild card replace it.  The sets x of replaced
+    naturals (at most the spare wild cards) come in lz_units' order: by
+    their indicator over s..top, the lowest rank most significant, which
+    over reversed masks is counting up, so the next set is the next submask
+    (skipping the extensions of a full set): O(1) a move, from tables."""
+    cdef unsigned int rspan = rank_span(R_ACE - top, R_ACE - s), mask = rn & rspan, d = rd & rspan
+    cdef unsigned int t = LZ_RSET[d], x = 0
+    cdef int nd = t & 15, holes = top - s + 1 - <int>(LZ_RSET[mask] & 15), n = 0, slack = g.nw - holes
+    cdef u64 w = unit(g.wild), base = lz_rlanes(mask) + <u64>holes * w
+    cdef u64 info0 = make_info(combo, top, top - s + 1), wb = <u64>(g.wild + 1) << 34
+    cdef bint fast = g.cap - g.n >= LZ_STRAIGHT_ROOM
+    cdef MoveRec* p = slot(g, fast)
+    p = put(g, p, base, info0 | ((<u64>t << 14) | wb if d else 0), fast)
     while True:
-        e = lz_rev12(x) >> shift
-        l = lanes(e)
-        n = card_total(l)
-        u = deficit | e
-        if u:
-            standins, i = 0, 0
-            while u:
-                standins |= <u64>ddz_ctz(u) << (4 * i)
-                u &= u - 1
-                i += 1
-            emit(g, base + <u64>n * unit(g.wild) - l,
-                 info0 | (<u64>(nd + n) << 14) | (standins << 18) | (<u64>(g.wild + 1) << 34))
-        else:
-            emit(g, base, info0)
         if n < slack:
             x = (x - mask) & mask
         else:
             x = ((x | ~mask) + (x & (0u - x))) & mask
         if x == 0:
-            return
+            break
+        t = LZ_RSET[d | x]
+        n = <int>(t & 15) - nd
+        p = put(g, p, base + <u64>n * w - lz_rlanes(x), info0 | wb | (<u64>t << 14), fast)
+    done(g, p, fast)
 
 
 cdef void lz_straights(Gen* g, int combo, int min_len, int lo, int fix_len) noexcept nogil:
     """lz_chain's chains of one card a unit (straights): windows s..top of
     at most nw ranks without a natural, from masks alone."""
-    cdef unsigned int natural = g.at_least[1] & 0xFFF & ~(1u << g.wild)
-    cdef int s, top, holes
+    cdef unsigned int natural = g.at_least[1] & 0xFFF & ~(1u << g.wild), gaps = ~natural & 0xFFF, h
+    cdef unsigned int rn = lz_rev12(natural), rd = lz_rev12(gaps & ~(1u << g.wild))
+    cdef int s, top, first, end, i
+    if fix_len and fix_len < min_len:
+        return
     for s in range(R_ACE + 2 - min_len):
-        holes = 0
-        for top in range(s, R_ACE + 1):
-            holes += 1 - <int>((natural >> top) & 1)
-            if holes > g.nw:
-                break
-            if top - s + 1 < min_len or (fix_len and top - s + 1 != fix_len) or top < lo:
-                continue
-            lz_straight(g, combo, s, top, holes, natural)
+        # The straights from s end before its (nw + 1)-th gap (or after A).
+        h = gaps >> s
+        for i in range(g.nw):
+            h &= h - 1
+        end = s + ddz_ctz(h | (1u << (R_ACE + 1 - s)))
+        first = s + (fix_len if fix_len else min_len) - 1
+        if fix_len and end > first + 1:
+            end = first + 1
+        if first < lo:
+            first = lo
+        for top in range(first, end):
+            lz_straight(g, combo, s, top, rn, rd)
 
 
 cdef void lz_chain(Gen* g, LzChain* ch, int combo, int k, int min_len, int kind, int lo,
