@@ -831,19 +831,30 @@ cdef inline u64 lz_info(Gen* g, int combo, int main, int length, int nsub, u64 s
             | (<u64>(g.wild + 1) << 34))
 
 
+cdef inline unsigned int lz_mains(Gen* g, int least, int k, int lo) noexcept nogil:
+    """Ranks >= lo (3..2) that a main part of k cards can have: `least`
+    naturals or more, and the wild rank (all wild, face value) when nw >= k."""
+    cdef unsigned int m = g.at_least[least] & ~(1u << g.wild)
+    if g.nw >= k:
+        m |= 1u << g.wild
+    return from_rank(m & 0x1FFF, lo)
+
+
 cdef void lz_sets(Gen* g, int combo, int k, int lo) noexcept nogil:
     """A pair or trio as a whole move: naturals of x topped up with wild cards,
     or only wild cards at face value (docs/rules.md §7)."""
-    cdef int x, a, c
+    cdef int x, a, c, least = max(1, k - g.nw)
+    cdef unsigned int mains = lz_mains(g, least, k, lo)
     if not size_ok(g, k) or banned(g, combo):
         return
-    for x in range(lo, R_TWO + 1):
+    while mains:
+        x = ddz_ctz(mains)
+        mains &= mains - 1
         if x == g.wild:
-            if g.nw >= k:
-                emit(g, <u64>k * unit(x), make_info(combo, x, 1))
+            emit(g, <u64>k * unit(x), make_info(combo, x, 1))
             continue
         c = count_of(g.naturals, x)
-        for a in range(min(k, c), max(1, k - g.nw) - 1, -1):
+        for a in range(min(k, c), least - 1, -1):
             emit(g, <u64>a * unit(x) + <u64>(k - a) * unit(g.wild),
                  lz_info(g, combo, x, 1, k - a, subs(x, k - a)))
 
@@ -882,20 +893,22 @@ cdef inline void lz_kick(Gen* g, LzPool* p, u64 w, u64 info, int kind, int need,
 cdef void lz_with_kickers(Gen* g, int combo, int k, int kind, int need, int lo) noexcept nogil:
     """Trio or four-with-two: k of rank x (any mix of naturals and wild cards;
     wild cards alone may stand for any rank inside a larger move) + kickers."""
-    cdef int x, a, c, left
+    cdef int x, a, c, left, least = max(0, k - g.nw)
+    cdef unsigned int mains = lz_mains(g, least, k, lo)
     cdef LzPool pool
-    if not size_ok(g, k + need * kind) or banned(g, combo):
+    if not size_ok(g, k + need * kind) or banned(g, combo) or not mains:
         return
     if combo >= C_FOUR_TWO_SINGLE and not (g.flags & F_FOUR_TWO):
         return
     lz_pool(g, &pool)
-    for x in range(lo, R_TWO + 1):
+    while mains:
+        x = ddz_ctz(mains)
+        mains &= mains - 1
         if x == g.wild:
-            if g.nw >= k:
-                lz_kick(g, &pool, <u64>k * unit(x), make_info(combo, x, 1), kind, need, x, x, 0)
+            lz_kick(g, &pool, <u64>k * unit(x), make_info(combo, x, 1), kind, need, x, x, 0)
             continue
         c = count_of(g.naturals, x)
-        for a in range(min(k, c), max(0, k - g.nw) - 1, -1):
+        for a in range(min(k, c), least - 1, -1):
             left = g.nw - (k - a)
             if a == 0 and left >= need * kind:
                 # An all-wild main part: a move made only of wild cards is held
@@ -1088,7 +1101,8 @@ cdef void lz_chain(Gen* g, LzChain* ch, int combo, int k, int min_len, int kind,
                    int fix_len) noexcept nogil:
     """Chains with wild cards filling any units' gaps (docs/rules.md §7); as
     gen_chain.  ch: scratch whose prefix sums are reused while ch.k == k."""
-    cdef int s, top, unit_size = k + kind
+    cdef int s, top, i, unit_size = k + kind
+    cdef unsigned int units, starts
     if banned(g, combo):
         return
     if g.size:
@@ -1102,13 +1116,22 @@ cdef void lz_chain(Gen* g, LzChain* ch, int combo, int k, int min_len, int kind,
         if fix_len < min_len:
             return
         min_len = fix_len
+    # Starts of min_len ranks that can each be a unit (k - nw naturals at least).
+    units = lz_mains(g, max(0, k - g.nw), k, 0) & 0xFFF
+    starts = units
+    for i in range(1, min_len):
+        starts &= units >> i
+    if not starts:
+        return
     if ch.k != k:
         ch.k = k
         ch.natural = g.at_least[1] & 0xFFF & ~(1u << g.wild)
         lz_prefix(g, ch)
         lz_pool(g, &ch.pool)
     ch.combo, ch.kind = combo, kind
-    for s in range(R_ACE + 2 - min_len):
+    while starts:
+        s = ddz_ctz(starts)
+        starts &= starts - 1
         for top in range(s + min_len - 1, R_ACE + 1):
             if ch.pre[top + 1] - ch.pre[s] > g.nw or (fix_len and top - s + 1 > fix_len):
                 break
@@ -1119,19 +1142,22 @@ cdef void lz_chain(Gen* g, LzChain* ch, int combo, int k, int min_len, int kind,
 
 cdef void lz_bombs(Gen* g, int beat) noexcept nogil:
     """Soft, hard and pure wild bombs and the rocket whose power exceeds `beat`."""
-    cdef int x, a, c
+    cdef int x, a, c, least = max(1, 4 - g.nw)
+    cdef unsigned int mains = lz_mains(g, least, 4, 0)
     cdef u64 w, info
     if size_ok(g, 4):
-        for x in range(R_TWO + 1):
+        while mains:
+            x = ddz_ctz(mains)
+            mains &= mains - 1
             if x == g.wild:
-                if g.nw == 4 and 16 * 14 + x > beat:
+                if 16 * 14 + x > beat:
                     emit(g, 4 * unit(x), make_info(C_WILD_BOMB, x, 1))
                 continue
             c = count_of(g.naturals, x)
             if c == 4 and 16 + x > beat and not banned(g, C_BOMB):
                 emit(g, 4 * unit(x), make_info(C_BOMB, x, 1))
             if x > beat:
-                for a in range(min(3, c), max(1, 4 - g.nw) - 1, -1):
+                for a in range(min(3, c), least - 1, -1):
                     emit(g, <u64>a * unit(x) + <u64>(4 - a) * unit(g.wild),
                          lz_info(g, C_SOFT_BOMB, x, 1, 4 - a, subs(x, 4 - a)))
     if size_ok(g, 2) and (g.pool1 >> R_SMALL) == 3 and 16 * 15 > beat:
