@@ -1189,6 +1189,18 @@ cdef void lz_combo(Gen* g, int combo, int lo, int fix_len, LzChain* ch=NULL) noe
         lz_chain(g, ch, combo, 3, 2, combo - C_PLANE, lo, fix_len)
 
 
+# lz_all stays a function of its own (gcc and clang): inlined into generate(),
+# which calls it once, it makes generate() too big to be inlined into the
+# batch loop, and every one-deck position would pay a call and its set-up.
+cdef extern from *:
+    """
+    #if defined(__GNUC__)
+    struct __pyx_t_7ddzcore_7_kernel_Gen;
+    static void __pyx_f_7ddzcore_7_kernel_lz_all(struct __pyx_t_7ddzcore_7_kernel_Gen *) __attribute__((noinline));
+    #endif
+    """
+
+
 cdef void lz_all(Gen* g) noexcept nogil:
     """Every laizi move of a free lead, type by type (the planes share their prefix sums)."""
     cdef int combo
