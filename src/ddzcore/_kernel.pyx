@@ -875,12 +875,13 @@ cdef inline void lz_kick(Gen* g, LzPool* p, u64 w, u64 info, int kind, int need,
     pool (set_pool's pool): one or two single or pair kickers straight from
     the naturals' lanes plus the wild lane, without rebuilding the pool."""
     cdef u64 wild = unit(g.wild), others
-    if (rank_span(lo, hi) >> g.wild) & 1:
+    if lo <= g.wild <= hi:
         left = 0
     if kind == 1 and need <= 2:
         others = ~run_word(lo, hi - lo + 1, 0xF)
-        g.lanes_twice = p.twice | (wild if left >= 2 and (g.flags & F_KICKER_REPEAT) else 0)
-        g.lanes_ok = False      # lanes_twice is ours until the next set_pool
+        if need == 2:
+            g.lanes_twice = p.twice | (wild if left >= 2 and (g.flags & F_KICKER_REPEAT) else 0)
+            g.lanes_ok = False      # lanes_twice is ours until the next set_pool
         kick12(g, w, info, need, (p.ones | (wild if left >= 1 else 0)) & others, g.flags & F_JOKERS_BOTH)
     elif kind == 2 and need <= 2 and not (g.flags & F_KICKER_BOMB):
         others = ~run_word(lo, hi - lo + 1, 0xF)
@@ -951,18 +952,6 @@ cdef inline void lz_prefix(Gen* g, LzChain* ch) noexcept nogil:
         if r != g.wild and d:
             ch.stand |= 1u << r
             ch.nsub[r + 1] += d
-
-
-cdef inline void lz_window(Gen* g, LzChain* ch, int s, int top) noexcept nogil:
-    """Set the window s..top and its stand-in nibbles (at most nw)."""
-    cdef unsigned int m = ch.stand & rank_span(s, top)
-    cdef int r
-    ch.s, ch.top = s, top
-    ch.standins = 0
-    while m:
-        r = ddz_ctz(m)
-        m &= m - 1
-        ch.standins |= subs(r, ch.nsub[r + 1] - ch.nsub[r]) << (4 * (ch.nsub[r] - ch.nsub[s]))
 
 
 cdef void lz_units(Gen* g, LzChain* ch, int r, int used, u64 phys, int nsub, u64 standins) noexcept nogil:
@@ -1044,7 +1033,8 @@ cdef enum:
     LZ_STRAIGHT_ROOM = 1 + 12 + 66 + 220 + 495   # a window's straights: <= 4 of <= 12 naturals replaced
 
 
-cdef void lz_straight(Gen* g, int combo, int s, int top, unsigned int rn, unsigned int rd) noexcept nogil:
+cdef void lz_straight(Gen* g, int combo, int s, int top, unsigned int rspan, unsigned int rn,
+                      unsigned int rd) noexcept nogil:
     """The straights of ranks s..top: each rank without a natural takes a
     wild card (`rd`: those other than the wild rank, reversed; the wild
     rank's own stands at face value), each with one (`rn`: reversed) keeps
@@ -1052,8 +1042,9 @@ cdef void lz_straight(Gen* g, int combo, int s, int top, unsigned int rn, unsign
     naturals (at most the spare wild cards) come in lz_units' order: by
     their indicator over s..top, the lowest rank most significant, which
     over reversed masks is counting up, so the next set is the next submask
-    (skipping the extensions of a full set): O(1) a move, from tables."""
-    cdef unsigned int rspan = rank_span(R_ACE - top, R_ACE - s), mask = rn & rspan, d = rd & rspan
+    (skipping the extensions of a full set): O(1) a move, from tables.
+    rspan: the ranks s..top, reversed."""
+    cdef unsigned int mask = rn & rspan, d = rd & rspan
     cdef unsigned int t = LZ_RSET[d], x = 0
     cdef int nd = t & 15, holes = top - s + 1 - <int>(LZ_RSET[mask] & 15), n = 0, slack = g.nw - holes
     cdef u64 w = unit(g.wild), base = lz_rlanes(mask) + <u64>holes * w
@@ -1078,7 +1069,7 @@ cdef void lz_straights(Gen* g, int combo, int min_len, int lo, int fix_len) noex
     """lz_chain's chains of one card a unit (straights): windows s..top of
     at most nw ranks without a natural, from masks alone."""
     cdef unsigned int natural = g.at_least[1] & 0xFFF & ~(1u << g.wild), gaps = ~natural & 0xFFF, h
-    cdef unsigned int rn = lz_rev12(natural), rd = lz_rev12(gaps & ~(1u << g.wild))
+    cdef unsigned int rn = lz_rev12(natural), rd = lz_rev12(gaps & ~(1u << g.wild)), rspan
     cdef int s, top, first, end, i
     if fix_len and fix_len < min_len:
         return
@@ -1093,8 +1084,12 @@ cdef void lz_straights(Gen* g, int combo, int min_len, int lo, int fix_len) noex
             end = first + 1
         if first < lo:
             first = lo
+        if first >= end:
+            continue
+        rspan = rank_span(R_ACE - first, R_ACE - s)
         for top in range(first, end):
-            lz_straight(g, combo, s, top, rn, rd)
+            lz_straight(g, combo, s, top, rspan, rn, rd)
+            rspan |= rspan >> 1
 
 
 cdef void lz_chain(Gen* g, LzChain* ch, int combo, int k, int min_len, int kind, int lo,
@@ -1132,11 +1127,16 @@ cdef void lz_chain(Gen* g, LzChain* ch, int combo, int k, int min_len, int kind,
     while starts:
         s = ddz_ctz(starts)
         starts &= starts - 1
-        for top in range(s + min_len - 1, R_ACE + 1):
+        # The window s..top grows rank by rank, its stand-in nibbles (at most nw) with it.
+        ch.s = s
+        ch.standins = 0
+        for top in range(s, R_ACE + 1):
             if ch.pre[top + 1] - ch.pre[s] > g.nw or (fix_len and top - s + 1 > fix_len):
                 break
-            if top >= lo:
-                lz_window(g, ch, s, top)
+            if (ch.stand >> top) & 1:
+                ch.standins |= subs(top, ch.nsub[top + 1] - ch.nsub[top]) << (4 * (ch.nsub[top] - ch.nsub[s]))
+            if top - s + 1 >= min_len and top >= lo:
+                ch.top = top
                 lz_units(g, ch, s, 0, 0, 0, 0)
 
 
