@@ -891,22 +891,49 @@ cdef inline void lz_kick(Gen* g, LzPool* p, u64 w, u64 info, int kind, int need,
         with_kickers(g, w, info, kind, need, lo, hi)
 
 
+cdef enum:
+    LZ_MAINS_ROOM = 13 * 4 * 15     # trios with one kicker: <= 4 main parts a rank, <= 15 kickers each
+
+
+cdef inline MoveRec* lz_main(Gen* g, LzPool* pool, MoveRec* p, u64 w, u64 info, int kind, int need,
+                             int x, int left) noexcept nogil:
+    """lz_kick for main rank x; with one kicker, when p is set (room was
+    checked), each written straight at p (one single or pair of any other
+    rank, no rule switch matters: docs/rules.md §2); the next slot."""
+    cdef u64 kickers, low
+    if p == NULL:
+        lz_kick(g, pool, w, info, kind, need, x, x, left)
+        return NULL
+    kickers = (((pool.ones if kind == 1 else pool.twos) | (unit(g.wild) if left >= kind else 0))
+               & ~(<u64>0xF << (4 * x)))
+    while kickers:
+        low = kickers & (0 - kickers)
+        kickers ^= low
+        p.cards = w + <u64>kind * low
+        p.info = info
+        p += 1
+    return p
+
+
 cdef void lz_with_kickers(Gen* g, int combo, int k, int kind, int need, int lo) noexcept nogil:
     """Trio or four-with-two: k of rank x (any mix of naturals and wild cards;
     wild cards alone may stand for any rank inside a larger move) + kickers."""
     cdef int x, a, c, left, least = max(0, k - g.nw)
     cdef unsigned int mains = lz_mains(g, least, k, lo)
     cdef LzPool pool
+    cdef MoveRec* p = NULL
     if not size_ok(g, k + need * kind) or banned(g, combo) or not mains:
         return
     if combo >= C_FOUR_TWO_SINGLE and not (g.flags & F_FOUR_TWO):
         return
     lz_pool(g, &pool)
+    if need == 1 and g.cap - g.n >= LZ_MAINS_ROOM:
+        p = g.out + g.n
     while mains:
         x = ddz_ctz(mains)
         mains &= mains - 1
         if x == g.wild:
-            lz_kick(g, &pool, <u64>k * unit(x), make_info(combo, x, 1), kind, need, x, x, 0)
+            p = lz_main(g, &pool, p, <u64>k * unit(x), make_info(combo, x, 1), kind, need, x, 0)
             continue
         c = count_of(g.naturals, x)
         for a in range(min(k, c), least - 1, -1):
@@ -915,8 +942,10 @@ cdef void lz_with_kickers(Gen* g, int combo, int k, int kind, int need, int lo) 
                 # An all-wild main part: a move made only of wild cards is held
                 # to face value (docs/rules.md §7), so one kicker at least is natural.
                 left = need * kind - 1
-            lz_kick(g, &pool, <u64>a * unit(x) + <u64>(k - a) * unit(g.wild),
-                    lz_info(g, combo, x, 1, k - a, subs(x, k - a)), kind, need, x, x, left)
+            p = lz_main(g, &pool, p, <u64>a * unit(x) + <u64>(k - a) * unit(g.wild),
+                        lz_info(g, combo, x, 1, k - a, subs(x, k - a)), kind, need, x, left)
+    if p != NULL:
+        g.n = p - g.out
 
 
 cdef struct LzChain:
