@@ -904,12 +904,13 @@ cdef inline MoveRec* lz_main(Gen* g, LzPool* pool, MoveRec* p, u64 w, u64 info, 
     if p == NULL:
         lz_kick(g, pool, w, info, kind, need, x, x, left)
         return NULL
-    kickers = (((pool.ones if kind == 1 else pool.twos) | (unit(g.wild) if left >= kind else 0))
-               & ~(<u64>0xF << (4 * x)))
+    # The kicker lanes times kind: the lowest bit is then the kicker's cards.
+    kickers = ((((pool.ones if kind == 1 else pool.twos) | (unit(g.wild) if left >= kind else 0))
+                & ~(<u64>0xF << (4 * x))) * <u64>kind)
     while kickers:
         low = kickers & (0 - kickers)
         kickers ^= low
-        p.cards = w + <u64>kind * low
+        p.cards = w + low
         p.info = info
         p += 1
     return p
