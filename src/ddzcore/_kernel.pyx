@@ -984,6 +984,12 @@ cdef inline void lz_prefix(Gen* g, LzChain* ch) noexcept nogil:
             ch.nsub[r + 1] += d
 
 
+cdef inline void lz_stand(LzChain* ch, int r) noexcept nogil:
+    """Append unit r's stand-in nibbles to the window's (units ch.s..r-1 are in)."""
+    if (ch.stand >> r) & 1:
+        ch.standins |= subs(r, ch.nsub[r + 1] - ch.nsub[r]) << (4 * (ch.nsub[r] - ch.nsub[ch.s]))
+
+
 cdef void lz_units(Gen* g, LzChain* ch, int r, int used, u64 phys, int nsub, u64 standins) noexcept nogil:
     """Units s..r-1 are chosen (phys, nsub stand-ins, `used` wild cards):
     choose, at each unit from r up that has naturals while spare wild cards
@@ -1126,7 +1132,7 @@ cdef void lz_chain(Gen* g, LzChain* ch, int combo, int k, int min_len, int kind,
                    int fix_len) noexcept nogil:
     """Chains with wild cards filling any units' gaps (docs/rules.md §7); as
     gen_chain.  ch: scratch whose prefix sums are reused while ch.k == k."""
-    cdef int s, top, i, unit_size = k + kind
+    cdef int s, top, r, i, unit_size = k + kind
     cdef unsigned int units, starts
     if banned(g, combo):
         return
@@ -1157,15 +1163,19 @@ cdef void lz_chain(Gen* g, LzChain* ch, int combo, int k, int min_len, int kind,
     while starts:
         s = ddz_ctz(starts)
         starts &= starts - 1
+        top = s + min_len - 1
+        if ch.pre[top + 1] - ch.pre[s] > g.nw:
+            continue
         # The window s..top grows rank by rank, its stand-in nibbles (at most nw) with it.
         ch.s = s
         ch.standins = 0
-        for top in range(s, R_ACE + 1):
+        for r in range(s, top):
+            lz_stand(ch, r)
+        for top in range(top, R_ACE + 1):
             if ch.pre[top + 1] - ch.pre[s] > g.nw or (fix_len and top - s + 1 > fix_len):
                 break
-            if (ch.stand >> top) & 1:
-                ch.standins |= subs(top, ch.nsub[top + 1] - ch.nsub[top]) << (4 * (ch.nsub[top] - ch.nsub[s]))
-            if top - s + 1 >= min_len and top >= lo:
+            lz_stand(ch, top)
+            if top >= lo:
                 ch.top = top
                 lz_units(g, ch, s, 0, 0, 0, 0)
 
