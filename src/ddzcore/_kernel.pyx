@@ -949,6 +949,10 @@ cdef void lz_with_kickers(Gen* g, int combo, int k, int kind, int need, int lo) 
         g.n = p - g.out
 
 
+cdef enum:
+    LZ_LEAVES = 64      # bare chains a LzChain keeps for the kicker kinds of the same chains
+
+
 cdef struct LzChain:
     int combo, k, kind, s, top
     unsigned int natural    # ranks with naturals (the units where a choice is left)
@@ -961,6 +965,13 @@ cdef struct LzChain:
     u64 phys[R_ACE + 2]     # their physical cards
     u64 standins            # the stand-in nibbles of units s..top, ascending
     LzPool pool             # the kicker pool's naturals
+    # A free lead's bare chains of k (planes), kept (nleaves >= 0) so that the
+    # planes with kickers walk the same main parts without choosing them again.
+    int nleaves             # bare chains kept; -1: none (not made, or more than LZ_LEAVES)
+    u64 leaf_cards[LZ_LEAVES]
+    u64 leaf_info[LZ_LEAVES]
+    unsigned char leaf_s[LZ_LEAVES]
+    unsigned char leaf_left[LZ_LEAVES]   # the wild cards left free
 
 
 cdef inline int lz_deficit(Gen* g, int k, int r) noexcept nogil:
@@ -1020,6 +1031,12 @@ cdef void lz_units(Gen* g, LzChain* ch, int r, int used, u64 phys, int nsub, u64
     info = lz_info(g, ch.combo, top, top - ch.s + 1, nsub, standins)
     if ch.kind == 0:
         emit(g, phys, info)
+        if 0 <= ch.nleaves < LZ_LEAVES:
+            ch.leaf_cards[ch.nleaves], ch.leaf_info[ch.nleaves] = phys, info
+            ch.leaf_s[ch.nleaves], ch.leaf_left[ch.nleaves] = ch.s, g.nw - used
+            ch.nleaves += 1
+        else:
+            ch.nleaves = -1
     else:
         lz_kick(g, &ch.pool, phys, info, ch.kind, top - ch.s + 1, ch.s, top, g.nw - used)
 
@@ -1159,7 +1176,19 @@ cdef void lz_chain(Gen* g, LzChain* ch, int combo, int k, int min_len, int kind,
         ch.natural = g.at_least[1] & 0xFFF & ~(1u << g.wild)
         lz_prefix(g, ch)
         lz_pool(g, &ch.pool)
+        ch.nleaves = -1
     ch.combo, ch.kind = combo, kind
+    if lo or fix_len:
+        ch.nleaves = -1         # other main parts than a free lead's
+    elif kind == 0:
+        ch.nleaves = 0          # keep them
+    elif ch.nleaves >= 0:
+        # The free lead's bare chains of k, read again, with kickers.
+        for i in range(ch.nleaves):
+            s, top = ch.leaf_s[i], info_main(ch.leaf_info[i])
+            lz_kick(g, &ch.pool, ch.leaf_cards[i], (ch.leaf_info[i] & ~(<u64>0x1F)) | <u64>combo,
+                    kind, top - s + 1, s, top, ch.leaf_left[i])
+        return
     while starts:
         s = ddz_ctz(starts)
         starts &= starts - 1
