@@ -7,7 +7,8 @@ The same seeded hands as ``benchmarks/modes.py`` (one deck; laizi, wild rank
 call into a preallocated buffer run under ``valgrind --tool=callgrind``
 (collection on only inside ``operator.call``, one profile part per call, as
 ``benchmarks/callgrind_guard.py`` does).  Prints instructions per position,
-per move, and per move relative to one deck.  Needs valgrind.
+per move, and per move relative to one deck, and a last line summing up
+the laizi rows' ratios (issue 16's target: at most 1.5x).  Needs valgrind.
 """
 
 from __future__ import annotations
@@ -66,11 +67,15 @@ def main() -> None:
     names = [name for name, *_ in rows()]
     print(f"{'mode':<16} {'moves/pos':>9} {'instr/pos':>10} {'instr/move':>10} {'x one deck':>10}")
     base = None
+    ratios = []
     for name, (*_, n_pos, n_moves), total in zip(names, info, totals):
         per_move = total / int(n_moves)
         base = base or per_move
+        if name.startswith("laizi") and not name.startswith("laizi, 0"):
+            ratios.append(f"{name.split(', ')[1]} {per_move / base:.2f}x")
         print(f"{name:<16} {int(n_moves) / int(n_pos):>9.1f} {total / int(n_pos):>10.0f} "
               f"{per_move:>10.2f} {per_move / base:>10.2f}")
+    print("laizi instructions per move / one deck's: " + ", ".join(ratios) + " (target <= 1.5x)")
 
 
 if __name__ == "__main__":

@@ -902,19 +902,30 @@ cdef inline u64 lz_info(Gen* g, int combo, int main, int length, int nsub, u64 s
             | (<u64>(g.wild + 1) << 34))
 
 
+cdef inline unsigned int lz_mains(Gen* g, int least, int k, int lo) noexcept nogil:
+    """Ranks >= lo (3..2) that a main part of k cards can have: `least`
+    naturals or more, and the wild rank (all wild, face value) when nw >= k."""
+    cdef unsigned int m = g.at_least[least] & ~(1u << g.wild)
+    if g.nw >= k:
+        m |= 1u << g.wild
+    return from_rank(m & 0x1FFF, lo)
+
+
 cdef void lz_sets(Gen* g, int combo, int k, int lo) noexcept nogil:
     """A pair or trio as a whole move: naturals of x topped up with wild cards,
     or only wild cards at face value (docs/rules.md §7)."""
-    cdef int x, a, c
+    cdef int x, a, c, least = max(1, k - g.nw)
+    cdef unsigned int mains = lz_mains(g, least, k, lo)
     if not size_ok(g, k) or banned(g, combo):
         return
-    for x in range(lo, R_TWO + 1):
+    while mains:
+        x = ddz_ctz(mains)
+        mains &= mains - 1
         if x == g.wild:
-            if g.nw >= k:
-                emit(g, <u64>k * unit(x), make_info(combo, x, 1))
+            emit(g, <u64>k * unit(x), make_info(combo, x, 1))
             continue
         c = count_of(g.naturals, x)
-        for a in range(min(k, c), max(1, k - g.nw) - 1, -1):
+        for a in range(min(k, c), least - 1, -1):
             emit(g, <u64>a * unit(x) + <u64>(k - a) * unit(g.wild),
                  lz_info(g, combo, x, 1, k - a, subs(x, k - a)))
 
@@ -935,12 +946,13 @@ cdef inline void lz_kick(Gen* g, LzPool* p, u64 w, u64 info, int kind, int need,
     pool (set_pool's pool): one or two single or pair kickers straight from
     the naturals' lanes plus the wild lane, without rebuilding the pool."""
     cdef u64 wild = unit(g.wild), others
-    if (rank_span(lo, hi) >> g.wild) & 1:
+    if lo <= g.wild <= hi:
         left = 0
     if kind == 1 and need <= 2:
         others = ~run_word(lo, hi - lo + 1, 0xF)
-        g.lanes_twice = p.twice | (wild if left >= 2 and (g.flags & F_KICKER_REPEAT) else 0)
-        g.lanes_ok = False      # lanes_twice is ours until the next set_pool
+        if need == 2:
+            g.lanes_twice = p.twice | (wild if left >= 2 and (g.flags & F_KICKER_REPEAT) else 0)
+            g.lanes_ok = False      # lanes_twice is ours until the next set_pool
         kick12(g, w, info, need, (p.ones | (wild if left >= 1 else 0)) & others, g.flags & F_JOKERS_BOTH)
     elif kind == 2 and need <= 2 and not (g.flags & F_KICKER_BOMB):
         others = ~run_word(lo, hi - lo + 1, 0xF)
@@ -950,30 +962,66 @@ cdef inline void lz_kick(Gen* g, LzPool* p, u64 w, u64 info, int kind, int need,
         with_kickers(g, w, info, kind, need, lo, hi)
 
 
+cdef enum:
+    LZ_MAINS_ROOM = 13 * 4 * 15     # trios with one kicker: <= 4 main parts a rank, <= 15 kickers each
+
+
+cdef inline MoveRec* lz_main(Gen* g, LzPool* pool, MoveRec* p, u64 w, u64 info, int kind, int need,
+                             int x, int left) noexcept nogil:
+    """lz_kick for main rank x; with one kicker, when p is set (room was
+    checked), each written straight at p (one single or pair of any other
+    rank, no rule switch matters: docs/rules.md §2); the next slot."""
+    cdef u64 kickers, low
+    if p == NULL:
+        lz_kick(g, pool, w, info, kind, need, x, x, left)
+        return NULL
+    # The kicker lanes times kind: the lowest bit is then the kicker's cards.
+    kickers = ((((pool.ones if kind == 1 else pool.twos) | (unit(g.wild) if left >= kind else 0))
+                & ~(<u64>0xF << (4 * x))) * <u64>kind)
+    while kickers:
+        low = kickers & (0 - kickers)
+        kickers ^= low
+        p.cards = w + low
+        p.info = info
+        p += 1
+    return p
+
+
 cdef void lz_with_kickers(Gen* g, int combo, int k, int kind, int need, int lo) noexcept nogil:
     """Trio or four-with-two: k of rank x (any mix of naturals and wild cards;
     wild cards alone may stand for any rank inside a larger move) + kickers."""
-    cdef int x, a, c, left
+    cdef int x, a, c, left, least = max(0, k - g.nw)
+    cdef unsigned int mains = lz_mains(g, least, k, lo)
     cdef LzPool pool
-    if not size_ok(g, k + need * kind) or banned(g, combo):
+    cdef MoveRec* p = NULL
+    if not size_ok(g, k + need * kind) or banned(g, combo) or not mains:
         return
     if combo >= C_FOUR_TWO_SINGLE and not (g.flags & F_FOUR_TWO):
         return
     lz_pool(g, &pool)
-    for x in range(lo, R_TWO + 1):
+    if need == 1 and g.cap - g.n >= LZ_MAINS_ROOM:
+        p = g.out + g.n
+    while mains:
+        x = ddz_ctz(mains)
+        mains &= mains - 1
         if x == g.wild:
-            if g.nw >= k:
-                lz_kick(g, &pool, <u64>k * unit(x), make_info(combo, x, 1), kind, need, x, x, 0)
+            p = lz_main(g, &pool, p, <u64>k * unit(x), make_info(combo, x, 1), kind, need, x, 0)
             continue
         c = count_of(g.naturals, x)
-        for a in range(min(k, c), max(0, k - g.nw) - 1, -1):
+        for a in range(min(k, c), least - 1, -1):
             left = g.nw - (k - a)
             if a == 0 and left >= need * kind:
                 # An all-wild main part: a move made only of wild cards is held
                 # to face value (docs/rules.md §7), so one kicker at least is natural.
                 left = need * kind - 1
-            lz_kick(g, &pool, <u64>a * unit(x) + <u64>(k - a) * unit(g.wild),
-                    lz_info(g, combo, x, 1, k - a, subs(x, k - a)), kind, need, x, x, left)
+            p = lz_main(g, &pool, p, <u64>a * unit(x) + <u64>(k - a) * unit(g.wild),
+                        lz_info(g, combo, x, 1, k - a, subs(x, k - a)), kind, need, x, left)
+    if p != NULL:
+        g.n = p - g.out
+
+
+cdef enum:
+    LZ_LEAVES = 64      # bare chains a LzChain keeps for the kicker kinds of the same chains
 
 
 cdef struct LzChain:
@@ -988,6 +1036,13 @@ cdef struct LzChain:
     u64 phys[R_ACE + 2]     # their physical cards
     u64 standins            # the stand-in nibbles of units s..top, ascending
     LzPool pool             # the kicker pool's naturals
+    # A free lead's bare chains of k (planes), kept (nleaves >= 0) so that the
+    # planes with kickers walk the same main parts without choosing them again.
+    int nleaves             # bare chains kept; -1: none (not made, or more than LZ_LEAVES)
+    u64 leaf_cards[LZ_LEAVES]
+    u64 leaf_info[LZ_LEAVES]
+    unsigned char leaf_s[LZ_LEAVES]
+    unsigned char leaf_left[LZ_LEAVES]   # the wild cards left free
 
 
 cdef inline int lz_deficit(Gen* g, int k, int r) noexcept nogil:
@@ -1011,16 +1066,10 @@ cdef inline void lz_prefix(Gen* g, LzChain* ch) noexcept nogil:
             ch.nsub[r + 1] += d
 
 
-cdef inline void lz_window(Gen* g, LzChain* ch, int s, int top) noexcept nogil:
-    """Set the window s..top and its stand-in nibbles (at most nw)."""
-    cdef unsigned int m = ch.stand & rank_span(s, top)
-    cdef int r
-    ch.s, ch.top = s, top
-    ch.standins = 0
-    while m:
-        r = ddz_ctz(m)
-        m &= m - 1
-        ch.standins |= subs(r, ch.nsub[r + 1] - ch.nsub[r]) << (4 * (ch.nsub[r] - ch.nsub[s]))
+cdef inline void lz_stand(LzChain* ch, int r) noexcept nogil:
+    """Append unit r's stand-in nibbles to the window's (units ch.s..r-1 are in)."""
+    if (ch.stand >> r) & 1:
+        ch.standins |= subs(r, ch.nsub[r + 1] - ch.nsub[r]) << (4 * (ch.nsub[r] - ch.nsub[ch.s]))
 
 
 cdef void lz_units(Gen* g, LzChain* ch, int r, int used, u64 phys, int nsub, u64 standins) noexcept nogil:
@@ -1053,20 +1102,42 @@ cdef void lz_units(Gen* g, LzChain* ch, int r, int used, u64 phys, int nsub, u64
     info = lz_info(g, ch.combo, top, top - ch.s + 1, nsub, standins)
     if ch.kind == 0:
         emit(g, phys, info)
+        if 0 <= ch.nleaves < LZ_LEAVES:
+            ch.leaf_cards[ch.nleaves], ch.leaf_info[ch.nleaves] = phys, info
+            ch.leaf_s[ch.nleaves], ch.leaf_left[ch.nleaves] = ch.s, g.nw - used
+            ch.nleaves += 1
+        else:
+            ch.nleaves = -1
     else:
         lz_kick(g, &ch.pool, phys, info, ch.kind, top - ch.s + 1, ch.s, top, g.nw - used)
 
 
 cdef unsigned char LZ_REV8[256]   # LZ_REV8[b]: the byte b with its bits in reverse order
+# Rank masks of ranks 3..A reversed (bit j = rank A - j: lz_rev12) index the
+# straights' tables: counting up over them walks sets in lz_units' order.
+cdef u64 LZ_RLANES[256]           # LZ_RLANES[b]: lanes() of the reversed byte b (bit j: rank A - j)
+cdef unsigned int LZ_RSET[4096]   # LZ_RSET[y]: the ranks of the reversed mask y counted (bits 0-3)
+                                  # and, if at most 4, their nibbles ascending (bits 4-19)
 
 
 cdef void _lz_fill() noexcept:
-    cdef int b, j
+    cdef int b, j, n
+    cdef unsigned int nib
     for b in range(256):
         LZ_REV8[b] = 0
+        LZ_RLANES[b] = 0
         for j in range(8):
             if (b >> j) & 1:
                 LZ_REV8[b] |= 1 << (7 - j)
+                LZ_RLANES[b] |= unit(R_ACE - j)
+    for b in range(4096):
+        n, nib = 0, 0
+        for j in range(R_ACE + 1):          # ranks ascending: bit R_ACE - j of b
+            if (b >> (R_ACE - j)) & 1:
+                if n < 4:
+                    nib |= <unsigned int>j << (4 * n)
+                n += 1
+        LZ_RSET[b] = n | ((nib if n <= 4 else 0) << 4)
 
 
 _lz_fill()
@@ -1077,67 +1148,80 @@ cdef inline unsigned int lz_rev12(unsigned int x) noexcept nogil:
     return (<unsigned int>LZ_REV8[x & 0xFF] << 4) | (<unsigned int>LZ_REV8[(x >> 8) & 0xFF] >> 4)
 
 
-cdef void lz_straight(Gen* g, int combo, int s, int top, int holes, unsigned int natural) noexcept nogil:
-    """The straights of ranks s..top whose `holes` ranks without a natural
-    take a wild card each (`natural`: the ranks with one).  A rank with a
-    natural keeps it or lets a spare wild card replace it; the sets E of
-    replaced naturals (at most the spare wild cards) come in lz_units'
-    order: by their indicator over s..top, the lowest rank most significant.
-    As numbers whose bit j is rank top - j that order is counting up, so the
-    next set is the next submask (skipping the extensions of a full set):
-    O(1) a move, no recursion."""
-    cdef int shift = R_ACE - top, n, nd, i, slack = g.nw - holes
-    cdef unsigned int span = rank_span(s, top), wild = 1u << g.wild, mask, deficit, x = 0, e, u
-    cdef u64 base, info0 = make_info(combo, top, top - s + 1), l, standins
-    natural &= span
-    base = lanes(natural) + <u64>holes * unit(g.wild)
-    mask = lz_rev12(natural << shift)
-    deficit = span & ~natural & ~wild
-    nd = holes - (1 if span & wild else 0)
+cdef inline u64 lz_rlanes(unsigned int y) noexcept nogil:
+    """lanes() of a reversed rank mask y (bit j: rank A - j).  lz_rlanes(1) == unit(R_ACE)."""
+    return LZ_RLANES[y & 0xFF] | (LZ_RLANES[(y >> 8) & 0xF] >> 32)
+
+
+cdef enum:
+    LZ_STRAIGHT_ROOM = 1 + 12 + 66 + 220 + 495   # a window's straights: <= 4 of <= 12 naturals replaced
+
+
+cdef void lz_straight(Gen* g, int combo, int s, int top, unsigned int rspan, unsigned int rn,
+                      unsigned int rd) noexcept nogil:
+    """The straights of ranks s..top: each rank without a natural takes a
+    wild card (`rd`: those other than the wild rank, reversed; the wild
+    rank's own stands at face value), each with one (`rn`: reversed) keeps
+    it or lets a spare wild card replace it.  The sets x of replaced
+    naturals (at most the spare wild cards) come in lz_units' order: by
+    their indicator over s..top, the lowest rank most significant, which
+    over reversed masks is counting up, so the next set is the next submask
+    (skipping the extensions of a full set): O(1) a move, from tables.
+    rspan: the ranks s..top, reversed."""
+    cdef unsigned int mask = rn & rspan, d = rd & rspan
+    cdef unsigned int t = LZ_RSET[d], x = 0
+    cdef int nd = t & 15, holes = top - s + 1 - <int>(LZ_RSET[mask] & 15), n = 0, slack = g.nw - holes
+    cdef u64 w = unit(g.wild), base = lz_rlanes(mask) + <u64>holes * w
+    cdef u64 info0 = make_info(combo, top, top - s + 1), wb = <u64>(g.wild + 1) << 34
+    cdef bint fast = g.cap - g.n >= LZ_STRAIGHT_ROOM
+    cdef MoveRec* p = slot(g, fast)
+    p = put(g, p, base, info0 | ((<u64>t << 14) | wb if d else 0), fast)
     while True:
-        e = lz_rev12(x) >> shift
-        l = lanes(e)
-        n = card_total(l)
-        u = deficit | e
-        if u:
-            standins, i = 0, 0
-            while u:
-                standins |= <u64>ddz_ctz(u) << (4 * i)
-                u &= u - 1
-                i += 1
-            emit(g, base + <u64>n * unit(g.wild) - l,
-                 info0 | (<u64>(nd + n) << 14) | (standins << 18) | (<u64>(g.wild + 1) << 34))
-        else:
-            emit(g, base, info0)
         if n < slack:
             x = (x - mask) & mask
         else:
             x = ((x | ~mask) + (x & (0u - x))) & mask
         if x == 0:
-            return
+            break
+        t = LZ_RSET[d | x]
+        n = <int>(t & 15) - nd
+        p = put(g, p, base + <u64>n * w - lz_rlanes(x), info0 | wb | (<u64>t << 14), fast)
+    done(g, p, fast)
 
 
 cdef void lz_straights(Gen* g, int combo, int min_len, int lo, int fix_len) noexcept nogil:
     """lz_chain's chains of one card a unit (straights): windows s..top of
     at most nw ranks without a natural, from masks alone."""
-    cdef unsigned int natural = g.at_least[1] & 0xFFF & ~(1u << g.wild)
-    cdef int s, top, holes
+    cdef unsigned int natural = g.at_least[1] & 0xFFF & ~(1u << g.wild), gaps = ~natural & 0xFFF, h
+    cdef unsigned int rn = lz_rev12(natural), rd = lz_rev12(gaps & ~(1u << g.wild)), rspan
+    cdef int s, top, first, end, i
+    if fix_len and fix_len < min_len:
+        return
     for s in range(R_ACE + 2 - min_len):
-        holes = 0
-        for top in range(s, R_ACE + 1):
-            holes += 1 - <int>((natural >> top) & 1)
-            if holes > g.nw:
-                break
-            if top - s + 1 < min_len or (fix_len and top - s + 1 != fix_len) or top < lo:
-                continue
-            lz_straight(g, combo, s, top, holes, natural)
+        # The straights from s end before its (nw + 1)-th gap (or after A).
+        h = gaps >> s
+        for i in range(g.nw):
+            h &= h - 1
+        end = s + ddz_ctz(h | (1u << (R_ACE + 1 - s)))
+        first = s + (fix_len if fix_len else min_len) - 1
+        if fix_len and end > first + 1:
+            end = first + 1
+        if first < lo:
+            first = lo
+        if first >= end:
+            continue
+        rspan = rank_span(R_ACE - first, R_ACE - s)
+        for top in range(first, end):
+            lz_straight(g, combo, s, top, rspan, rn, rd)
+            rspan |= rspan >> 1
 
 
 cdef void lz_chain(Gen* g, LzChain* ch, int combo, int k, int min_len, int kind, int lo,
                    int fix_len) noexcept nogil:
     """Chains with wild cards filling any units' gaps (docs/rules.md §7); as
     gen_chain.  ch: scratch whose prefix sums are reused while ch.k == k."""
-    cdef int s, top, unit_size = k + kind
+    cdef int s, top, r, i, unit_size = k + kind
+    cdef unsigned int units, starts
     if banned(g, combo):
         return
     if g.size:
@@ -1151,36 +1235,69 @@ cdef void lz_chain(Gen* g, LzChain* ch, int combo, int k, int min_len, int kind,
         if fix_len < min_len:
             return
         min_len = fix_len
+    # Starts of min_len ranks that can each be a unit (k - nw naturals at least).
+    units = lz_mains(g, max(0, k - g.nw), k, 0) & 0xFFF
+    starts = units
+    for i in range(1, min_len):
+        starts &= units >> i
+    if not starts:
+        return
     if ch.k != k:
         ch.k = k
         ch.natural = g.at_least[1] & 0xFFF & ~(1u << g.wild)
         lz_prefix(g, ch)
         lz_pool(g, &ch.pool)
+        ch.nleaves = -1
     ch.combo, ch.kind = combo, kind
-    for s in range(R_ACE + 2 - min_len):
-        for top in range(s + min_len - 1, R_ACE + 1):
+    if lo or fix_len:
+        ch.nleaves = -1         # other main parts than a free lead's
+    elif kind == 0:
+        ch.nleaves = 0          # keep them
+    elif ch.nleaves >= 0:
+        # The free lead's bare chains of k, read again, with kickers.
+        for i in range(ch.nleaves):
+            s, top = ch.leaf_s[i], info_main(ch.leaf_info[i])
+            lz_kick(g, &ch.pool, ch.leaf_cards[i], (ch.leaf_info[i] & ~(<u64>0x1F)) | <u64>combo,
+                    kind, top - s + 1, s, top, ch.leaf_left[i])
+        return
+    while starts:
+        s = ddz_ctz(starts)
+        starts &= starts - 1
+        top = s + min_len - 1
+        if ch.pre[top + 1] - ch.pre[s] > g.nw:
+            continue
+        # The window s..top grows rank by rank, its stand-in nibbles (at most nw) with it.
+        ch.s = s
+        ch.standins = 0
+        for r in range(s, top):
+            lz_stand(ch, r)
+        for top in range(top, R_ACE + 1):
             if ch.pre[top + 1] - ch.pre[s] > g.nw or (fix_len and top - s + 1 > fix_len):
                 break
+            lz_stand(ch, top)
             if top >= lo:
-                lz_window(g, ch, s, top)
+                ch.top = top
                 lz_units(g, ch, s, 0, 0, 0, 0)
 
 
 cdef void lz_bombs(Gen* g, int beat) noexcept nogil:
     """Soft, hard and pure wild bombs and the rocket whose power exceeds `beat`."""
-    cdef int x, a, c
+    cdef int x, a, c, least = max(1, 4 - g.nw)
+    cdef unsigned int mains = lz_mains(g, least, 4, 0)
     cdef u64 w, info
     if size_ok(g, 4):
-        for x in range(R_TWO + 1):
+        while mains:
+            x = ddz_ctz(mains)
+            mains &= mains - 1
             if x == g.wild:
-                if g.nw == 4 and 16 * 14 + x > beat:
+                if 16 * 14 + x > beat:
                     emit(g, 4 * unit(x), make_info(C_WILD_BOMB, x, 1))
                 continue
             c = count_of(g.naturals, x)
             if c == 4 and 16 + x > beat and not banned(g, C_BOMB):
                 emit(g, 4 * unit(x), make_info(C_BOMB, x, 1))
             if x > beat:
-                for a in range(min(3, c), max(1, 4 - g.nw) - 1, -1):
+                for a in range(min(3, c), least - 1, -1):
                     emit(g, <u64>a * unit(x) + <u64>(4 - a) * unit(g.wild),
                          lz_info(g, C_SOFT_BOMB, x, 1, 4 - a, subs(x, 4 - a)))
     if size_ok(g, 2) and (g.pool1 >> R_SMALL) == 3 and 16 * 15 > beat:
@@ -1210,6 +1327,18 @@ cdef void lz_combo(Gen* g, int combo, int lo, int fix_len, LzChain* ch=NULL) noe
         lz_chain(g, ch, combo, 2, 3, 0, lo, fix_len)
     elif combo == C_PLANE or combo == C_PLANE_SINGLE or combo == C_PLANE_PAIR:
         lz_chain(g, ch, combo, 3, 2, combo - C_PLANE, lo, fix_len)
+
+
+# lz_all stays a function of its own (gcc and clang): inlined into generate(),
+# which calls it once, it makes generate() too big to be inlined into the
+# batch loop, and every one-deck position would pay a call and its set-up.
+cdef extern from *:
+    """
+    #if defined(__GNUC__)
+    struct __pyx_t_7ddzcore_7_kernel_Gen;
+    static void __pyx_f_7ddzcore_7_kernel_lz_all(struct __pyx_t_7ddzcore_7_kernel_Gen *) __attribute__((noinline));
+    #endif
+    """
 
 
 cdef void lz_all(Gen* g) noexcept nogil:
