@@ -2135,7 +2135,7 @@ cdef class _Batch:
                 raise MemoryError()
             PyThread_acquire_lock(self.helpers[t].done, WAIT_LOCK)
         for t in range(1, threads):
-            started[t] = PyThread_start_new_thread(helper_main, &self.helpers[t]) != -1
+            started[t] = PyThread_start_new_thread(helper_main, &self.helpers[t]) != <unsigned long>-1  # PYTHREAD_INVALID_THREAD_ID
         with nogil:
             work(j, 0)
             for t in range(1, threads):  # a helper that could not start: its share here, in order
