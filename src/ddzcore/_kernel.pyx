@@ -1045,25 +1045,24 @@ cdef struct LzChain:
     unsigned char leaf_left[LZ_LEAVES]   # the wild cards left free
 
 
-cdef inline int lz_deficit(Gen* g, int k, int r) noexcept nogil:
-    """Wild cards a unit of k cards of rank r needs at least (all of them for the wild rank)."""
-    return max(0, k - count_of(g.naturals, r))
-
-
 cdef inline void lz_prefix(Gen* g, LzChain* ch) noexcept nogil:
-    """The prefix sums of every unit's base, ranks 3..A."""
+    """The prefix sums of every unit's base, ranks 3..A: the naturals each
+    unit keeps (min(k, count)) come as lanes from the rank masks, so each
+    rank costs a few adds (the wild rank has no naturals: its unit is k wild
+    cards at face value, counted in pre but not in nsub)."""
     cdef int k = ch.k, d, r
+    cdef u64 w = unit(g.wild), kr
+    cdef u64 kept = (lanes(g.at_least[1] & 0xFFF) + lanes(g.at_least[2] & 0xFFF)
+                     + (lanes(g.at_least[3] & 0xFFF) if k == 3 else 0))
+    ch.stand = ~g.at_least[k] & 0xFFF & ~(1u << g.wild)
     ch.pre[0] = ch.nsub[0] = 0
     ch.phys[0] = 0
-    ch.stand = 0
     for r in range(R_ACE + 1):
-        d = lz_deficit(g, k, r)
+        kr = kept & (<u64>0xF << (4 * r))
+        d = k - <int>(kr >> (4 * r))
         ch.pre[r + 1] = ch.pre[r] + d
-        ch.phys[r + 1] = ch.phys[r] + <u64>(k - d) * unit(r) + <u64>d * unit(g.wild)
-        ch.nsub[r + 1] = ch.nsub[r]
-        if r != g.wild and d:
-            ch.stand |= 1u << r
-            ch.nsub[r + 1] += d
+        ch.nsub[r + 1] = ch.nsub[r] + (0 if r == g.wild else d)
+        ch.phys[r + 1] = ch.phys[r] + kr + <u64>d * w
 
 
 cdef inline void lz_stand(LzChain* ch, int r) noexcept nogil:
