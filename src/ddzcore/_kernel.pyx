@@ -1071,6 +1071,23 @@ cdef inline void lz_stand(LzChain* ch, int r) noexcept nogil:
         ch.standins |= subs(r, ch.nsub[r + 1] - ch.nsub[r]) << (4 * (ch.nsub[r] - ch.nsub[ch.s]))
 
 
+cdef void lz_leaf(Gen* g, LzChain* ch, u64 phys, int nsub, u64 standins, int used) noexcept nogil:
+    """A chosen chain of units ch.s..ch.top (phys, nsub stand-ins, `used`
+    wild cards): the bare chain (kept for the kicker kinds) or its kicker moves."""
+    cdef int top = ch.top
+    cdef u64 info = lz_info(g, ch.combo, top, top - ch.s + 1, nsub, standins)
+    if ch.kind == 0:
+        emit(g, phys, info)
+        if 0 <= ch.nleaves < LZ_LEAVES:
+            ch.leaf_cards[ch.nleaves], ch.leaf_info[ch.nleaves] = phys, info
+            ch.leaf_s[ch.nleaves], ch.leaf_left[ch.nleaves] = ch.s, g.nw - used
+            ch.nleaves += 1
+        else:
+            ch.nleaves = -1
+    else:
+        lz_kick(g, &ch.pool, phys, info, ch.kind, top - ch.s + 1, ch.s, top, g.nw - used)
+
+
 cdef void lz_units(Gen* g, LzChain* ch, int r, int used, u64 phys, int nsub, u64 standins) noexcept nogil:
     """Units s..r-1 are chosen (phys, nsub stand-ins, `used` wild cards):
     choose, at each unit from r up that has naturals while spare wild cards
@@ -1098,17 +1115,29 @@ cdef void lz_units(Gen* g, LzChain* ch, int r, int used, u64 phys, int nsub, u64
     standins |= (ch.standins >> (4 * (ch.nsub[r] - ch.nsub[ch.s]))) << (4 * nsub)
     nsub += ch.nsub[top + 1] - ch.nsub[r]
     used += ch.pre[top + 1] - ch.pre[r]
-    info = lz_info(g, ch.combo, top, top - ch.s + 1, nsub, standins)
-    if ch.kind == 0:
-        emit(g, phys, info)
-        if 0 <= ch.nleaves < LZ_LEAVES:
-            ch.leaf_cards[ch.nleaves], ch.leaf_info[ch.nleaves] = phys, info
-            ch.leaf_s[ch.nleaves], ch.leaf_left[ch.nleaves] = ch.s, g.nw - used
-            ch.nleaves += 1
-        else:
-            ch.nleaves = -1
-    else:
-        lz_kick(g, &ch.pool, phys, info, ch.kind, top - ch.s + 1, ch.s, top, g.nw - used)
+    lz_leaf(g, ch, phys, nsub, standins, used)
+
+
+cdef inline void lz_window(Gen* g, LzChain* ch) noexcept nogil:
+    """The chains of the window ch.s..ch.top (its stand-ins in ch.standins):
+    lz_units, but with exactly one spare wild card (the common case) in
+    lz_units' order directly: the base, then one natural replaced by the
+    spare wild card at each unit with naturals, from the top down."""
+    cdef int s = ch.s, top = ch.top, d = ch.pre[top + 1] - ch.pre[s], c, pos
+    cdef int nsub = ch.nsub[top + 1] - ch.nsub[s]
+    cdef u64 phys = ch.phys[top + 1] - ch.phys[s], standins = ch.standins, low
+    if g.nw - d != 1:
+        lz_units(g, ch, s, 0, 0, 0, 0)
+        return
+    lz_leaf(g, ch, phys, nsub, standins, d)
+    phys += unit(g.wild)
+    for c in range(top, s - 1, -1):
+        if (ch.natural >> c) & 1:
+            # One more stand-in for c, among its own (ranks ascending).
+            pos = 4 * (ch.nsub[c] - ch.nsub[s])
+            low = standins & ((1ULL << pos) - 1)
+            lz_leaf(g, ch, phys - unit(c), nsub + 1,
+                    low | (<u64>c << pos) | ((standins - low) << 4), d + 1)
 
 
 cdef unsigned char LZ_REV8[256]   # LZ_REV8[b]: the byte b with its bits in reverse order
@@ -1276,7 +1305,7 @@ cdef void lz_chain(Gen* g, LzChain* ch, int combo, int k, int min_len, int kind,
             lz_stand(ch, top)
             if top >= lo:
                 ch.top = top
-                lz_units(g, ch, s, 0, 0, 0, 0)
+                lz_window(g, ch)
 
 
 cdef void lz_bombs(Gen* g, int beat) noexcept nogil:
