@@ -1071,7 +1071,7 @@ cdef inline void lz_stand(LzChain* ch, int r) noexcept nogil:
         ch.standins |= subs(r, ch.nsub[r + 1] - ch.nsub[r]) << (4 * (ch.nsub[r] - ch.nsub[ch.s]))
 
 
-cdef void lz_leaf(Gen* g, LzChain* ch, u64 phys, int nsub, u64 standins, int used) noexcept nogil:
+cdef inline void lz_leaf(Gen* g, LzChain* ch, u64 phys, int nsub, u64 standins, int used) noexcept nogil:
     """A chosen chain of units ch.s..ch.top (phys, nsub stand-ins, `used`
     wild cards): the bare chain (kept for the kicker kinds) or its kicker moves."""
     cdef int top = ch.top
