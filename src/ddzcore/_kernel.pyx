@@ -1204,6 +1204,15 @@ cdef void lz_straight(Gen* g, int combo, int s, int top, unsigned int rspan, uns
     cdef bint fast = g.cap - g.n >= LZ_STRAIGHT_ROOM
     cdef MoveRec* p = slot(g, fast)
     p = put(g, p, base, info0 | ((<u64>t << 14) | wb if d else 0), fast)
+    if slack == 1:
+        # One spare wild card: the submasks are the single naturals, top rank first.
+        base += w
+        while mask:
+            x = mask & (0u - mask)
+            mask ^= x
+            p = put(g, p, base - unit(R_ACE - ddz_ctz(x)), info0 | wb | (<u64>LZ_RSET[d | x] << 14), fast)
+        done(g, p, fast)
+        return
     while True:
         if n < slack:
             x = (x - mask) & mask
