@@ -1045,31 +1045,47 @@ cdef struct LzChain:
     unsigned char leaf_left[LZ_LEAVES]   # the wild cards left free
 
 
-cdef inline int lz_deficit(Gen* g, int k, int r) noexcept nogil:
-    """Wild cards a unit of k cards of rank r needs at least (all of them for the wild rank)."""
-    return max(0, k - count_of(g.naturals, r))
-
-
 cdef inline void lz_prefix(Gen* g, LzChain* ch) noexcept nogil:
-    """The prefix sums of every unit's base, ranks 3..A."""
+    """The prefix sums of every unit's base, ranks 3..A: the naturals each
+    unit keeps (min(k, count)) come as lanes from the rank masks, so each
+    rank costs a few adds (the wild rank has no naturals: its unit is k wild
+    cards at face value, counted in pre but not in nsub)."""
     cdef int k = ch.k, d, r
+    cdef u64 w = unit(g.wild), kr
+    cdef u64 kept = (lanes(g.at_least[1] & 0xFFF) + lanes(g.at_least[2] & 0xFFF)
+                     + (lanes(g.at_least[3] & 0xFFF) if k == 3 else 0))
+    ch.stand = ~g.at_least[k] & 0xFFF & ~(1u << g.wild)
     ch.pre[0] = ch.nsub[0] = 0
     ch.phys[0] = 0
-    ch.stand = 0
     for r in range(R_ACE + 1):
-        d = lz_deficit(g, k, r)
+        kr = kept & (<u64>0xF << (4 * r))
+        d = k - <int>(kr >> (4 * r))
         ch.pre[r + 1] = ch.pre[r] + d
-        ch.phys[r + 1] = ch.phys[r] + <u64>(k - d) * unit(r) + <u64>d * unit(g.wild)
-        ch.nsub[r + 1] = ch.nsub[r]
-        if r != g.wild and d:
-            ch.stand |= 1u << r
-            ch.nsub[r + 1] += d
+        ch.nsub[r + 1] = ch.nsub[r] + (0 if r == g.wild else d)
+        ch.phys[r + 1] = ch.phys[r] + kr + <u64>d * w
 
 
 cdef inline void lz_stand(LzChain* ch, int r) noexcept nogil:
     """Append unit r's stand-in nibbles to the window's (units ch.s..r-1 are in)."""
     if (ch.stand >> r) & 1:
         ch.standins |= subs(r, ch.nsub[r + 1] - ch.nsub[r]) << (4 * (ch.nsub[r] - ch.nsub[ch.s]))
+
+
+cdef inline void lz_leaf(Gen* g, LzChain* ch, u64 phys, int nsub, u64 standins, int used) noexcept nogil:
+    """A chosen chain of units ch.s..ch.top (phys, nsub stand-ins, `used`
+    wild cards): the bare chain (kept for the kicker kinds) or its kicker moves."""
+    cdef int top = ch.top
+    cdef u64 info = lz_info(g, ch.combo, top, top - ch.s + 1, nsub, standins)
+    if ch.kind == 0:
+        emit(g, phys, info)
+        if 0 <= ch.nleaves < LZ_LEAVES:
+            ch.leaf_cards[ch.nleaves], ch.leaf_info[ch.nleaves] = phys, info
+            ch.leaf_s[ch.nleaves], ch.leaf_left[ch.nleaves] = ch.s, g.nw - used
+            ch.nleaves += 1
+        else:
+            ch.nleaves = -1
+    else:
+        lz_kick(g, &ch.pool, phys, info, ch.kind, top - ch.s + 1, ch.s, top, g.nw - used)
 
 
 cdef void lz_units(Gen* g, LzChain* ch, int r, int used, u64 phys, int nsub, u64 standins) noexcept nogil:
@@ -1099,17 +1115,29 @@ cdef void lz_units(Gen* g, LzChain* ch, int r, int used, u64 phys, int nsub, u64
     standins |= (ch.standins >> (4 * (ch.nsub[r] - ch.nsub[ch.s]))) << (4 * nsub)
     nsub += ch.nsub[top + 1] - ch.nsub[r]
     used += ch.pre[top + 1] - ch.pre[r]
-    info = lz_info(g, ch.combo, top, top - ch.s + 1, nsub, standins)
-    if ch.kind == 0:
-        emit(g, phys, info)
-        if 0 <= ch.nleaves < LZ_LEAVES:
-            ch.leaf_cards[ch.nleaves], ch.leaf_info[ch.nleaves] = phys, info
-            ch.leaf_s[ch.nleaves], ch.leaf_left[ch.nleaves] = ch.s, g.nw - used
-            ch.nleaves += 1
-        else:
-            ch.nleaves = -1
-    else:
-        lz_kick(g, &ch.pool, phys, info, ch.kind, top - ch.s + 1, ch.s, top, g.nw - used)
+    lz_leaf(g, ch, phys, nsub, standins, used)
+
+
+cdef inline void lz_window(Gen* g, LzChain* ch) noexcept nogil:
+    """The chains of the window ch.s..ch.top (its stand-ins in ch.standins):
+    lz_units, but with exactly one spare wild card (the common case) in
+    lz_units' order directly: the base, then one natural replaced by the
+    spare wild card at each unit with naturals, from the top down."""
+    cdef int s = ch.s, top = ch.top, d = ch.pre[top + 1] - ch.pre[s], c, pos
+    cdef int nsub = ch.nsub[top + 1] - ch.nsub[s]
+    cdef u64 phys = ch.phys[top + 1] - ch.phys[s], standins = ch.standins, low
+    if g.nw - d != 1:
+        lz_units(g, ch, s, 0, 0, 0, 0)
+        return
+    lz_leaf(g, ch, phys, nsub, standins, d)
+    phys += unit(g.wild)
+    for c in range(top, s - 1, -1):
+        if (ch.natural >> c) & 1:
+            # One more stand-in for c, among its own (ranks ascending).
+            pos = 4 * (ch.nsub[c] - ch.nsub[s])
+            low = standins & ((1ULL << pos) - 1)
+            lz_leaf(g, ch, phys - unit(c), nsub + 1,
+                    low | (<u64>c << pos) | ((standins - low) << 4), d + 1)
 
 
 cdef unsigned char LZ_REV8[256]   # LZ_REV8[b]: the byte b with its bits in reverse order
@@ -1176,6 +1204,15 @@ cdef void lz_straight(Gen* g, int combo, int s, int top, unsigned int rspan, uns
     cdef bint fast = g.cap - g.n >= LZ_STRAIGHT_ROOM
     cdef MoveRec* p = slot(g, fast)
     p = put(g, p, base, info0 | ((<u64>t << 14) | wb if d else 0), fast)
+    if slack == 1:
+        # One spare wild card: the submasks are the single naturals, top rank first.
+        base += w
+        while mask:
+            x = mask & (0u - mask)
+            mask ^= x
+            p = put(g, p, base - unit(R_ACE - ddz_ctz(x)), info0 | wb | (<u64>LZ_RSET[d | x] << 14), fast)
+        done(g, p, fast)
+        return
     while True:
         if n < slack:
             x = (x - mask) & mask
@@ -1277,7 +1314,7 @@ cdef void lz_chain(Gen* g, LzChain* ch, int combo, int k, int min_len, int kind,
             lz_stand(ch, top)
             if top >= lo:
                 ch.top = top
-                lz_units(g, ch, s, 0, 0, 0, 0)
+                lz_window(g, ch)
 
 
 cdef void lz_bombs(Gen* g, int beat) noexcept nogil:
