@@ -19,7 +19,7 @@ import pytest
 
 from ddzcore import (IllegalMoveError, InvalidCardsError, InvalidMoveError, Move, PlayState, Rules, count_moves,
                      count_moves_batch, legal_moves, legal_moves_array, legal_moves_batch, moves_array)
-from ddzcore import Game, Hand, hands_array
+from ddzcore import Game, Hand, hands_array, hint
 from ddzcore import _kernel
 from ddzcore.errors import IllegalActionError
 from ddzcore.game import FiveGame
@@ -209,11 +209,17 @@ def test_other_entries_refuse_forged_moves(name: str) -> None:
     assert s.ply == 0 and s.hand_words == PlayState(["3345", "66", "KKA"], 0, 0).hand_words
     assert isinstance(str(m), str) and isinstance(repr(m), str)
     assert m not in legal_moves("3456789")
-    if name in NOT_WORDS:
-        with pytest.raises(InvalidMoveError):
-            Move("3").beats(m)
-        with pytest.raises(InvalidMoveError):
-            m.beats(Move("3"))
+    with pytest.raises(InvalidMoveError):
+        Move("3").beats(m)
+    with pytest.raises(InvalidMoveError):
+        m.beats(Move("3"))
+    with pytest.raises(InvalidMoveError):
+        hint("3456", last=m, playouts=0)
+    del m._rules  # forged without any rules slot: still the typed error, not AttributeError
+    with pytest.raises(InvalidMoveError):
+        m.beats(Move("3"))
+    with pytest.raises(InvalidMoveError):
+        Move._from_codes(*Move("3").codes).beats(m)
     g = Game.endgame(["3345", "66", "KKA"], 0)
     with pytest.raises(IllegalMoveError):
         g.action_id(m)

@@ -23,9 +23,9 @@ import numpy as np
 
 from . import _eval
 from .cards import Hand
-from .errors import IllegalActionError, InvalidArgumentError
+from .errors import IllegalActionError, InvalidArgumentError, InvalidMoveError
 from .game.three import Game, Observation, Phase
-from .moves import Move
+from .moves import Move, _record_ok
 from .rules import Rules
 from .sampling import Knowledge, knowledge, sample_deals
 from .search import PlayState
@@ -328,6 +328,8 @@ def hint(game: "Game | Observation | Hand | str", seat: Optional[int] = None, *,
         hand = game if isinstance(game, Hand) else Hand(game)
         ll = 0 if role == "landlord" else 1
         last_m = None if last is None or last == "" else (last if isinstance(last, Move) else Move.parse(last, rules))
+        if last_m is not None and not _record_ok(last_m, Rules.coerce(rules)):  # forged with object.__new__
+            raise InvalidMoveError(f"the move to beat {last_m} is no move: its record is not a valid reading")
         played = 0 if last_m is None else last_m.codes[0]
         if _ncards(hand.word + played) > 54 or any(
                 ((hand.word + played) >> (4 * r)) & 0xF > ((_FULL_DECK >> (4 * r)) & 0xF) for r in range(15)):

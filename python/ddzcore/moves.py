@@ -111,6 +111,11 @@ def _words_ok(m: object) -> bool:
     forged with ``object.__new__`` may hold anything, or nothing)."""
     return _word_ok(getattr(m, "_cards", None)) and _word_ok(getattr(m, "_info", None))
 
+def _record_ok(m: object, rules: "_Rules") -> bool:
+    """Whether ``m``'s record is two words and a valid reading of its cards
+    under ``rules`` (docs/rules.md §2; a pass is (0, 0))."""
+    return _words_ok(m) and _kernel.is_valid_reading(int(m._cards), int(m._info), rules.flags)  # type: ignore[attr-defined]
+
 _object_new = object.__new__
 
 
@@ -305,14 +310,16 @@ class Move:
         for two decks).  ``rules``: default the rules this move was read
         under, else ``other``'s, else the standard ones.  Raises
         ``InvalidMoveError`` for text that is no move and for a ``Move``
-        whose record is not two card/info words (forged with ``object.__new__``)."""
+        whose record is not a valid reading under ``rules`` (forged with
+        ``object.__new__``)."""
         if rules is None:
-            rules = self._rules or (other._rules if isinstance(other, Move) else None)
+            rules = getattr(self, "_rules", None) or (getattr(other, "_rules", None)
+                                                      if isinstance(other, Move) else None)
         rules = Rules.coerce(rules)
         o = Move.parse(other, rules) if not isinstance(other, Move) else other
-        if not (_words_ok(self) and _words_ok(o)):  # a Move forged with object.__new__
-            raise InvalidMoveError(f"{o if _words_ok(self) else self} is no move: its record is not two "
-                                   f"card/info words (ints in 0..2**64-1)")
+        for m in (self, o):
+            if not _record_ok(m, rules):  # a Move forged with object.__new__
+                raise InvalidMoveError(f"{m} is no move under {rules!r}: its record is not a valid reading")
         return _kernel.beats_codes(self._cards, self._info, o._cards, o._info, rules.flags)
 
     def action_id(self, rules: "_Rules | str | None" = None) -> int:
