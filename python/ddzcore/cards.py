@@ -102,7 +102,8 @@ def _unpack(word: int) -> list[int]:
 # The whole deck(s) as a card word, and the byte lanes of the branch-free
 # test that a word is within it (bits.pxd's ``contains``): even and odd
 # nibbles apart, 0x80 + deck - count per byte keeps bit 7 when count <= deck.
-_DECK_WORDS = {1: 0x114444444444444, 2: 0x228888888888888}
+DECK_WORDS = {1: sum(4 << (4 * r) for r in range(13)) + (1 << 52) + (1 << 56),  # the whole deck(s) as a card word
+              2: sum(8 << (4 * r) for r in range(13)) + (2 << 52) + (2 << 56)}
 _LO, _HI = 0x0F0F0F0F0F0F0F0F, 0x8080808080808080
 
 
@@ -111,7 +112,7 @@ def _check_word(word: int, decks: int, what: object) -> int:
     else ``InvalidCardsError`` naming ``what`` (and the rank over its limit)."""
     if not isinstance(word, int) or isinstance(word, bool) or word < 0 or word >> 60:
         raise InvalidCardsError(f"{what!r} is not a card word (a 60-bit rank-count integer)")
-    deck = _DECK_WORDS.get(decks) if type(decks) is int else None
+    deck = DECK_WORDS.get(decks) if type(decks) is int else None
     if deck is not None and (((deck & _LO) | _HI) - (word & _LO)) & ((((deck >> 4) & _LO) | _HI) - ((word >> 4) & _LO)) \
             & _HI == _HI:
         return word

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 import numpy as np
 
 from . import _eval
-from .cards import Hand
+from .cards import DECK_WORDS, Hand
 from .errors import IllegalActionError, InvalidArgumentError, InvalidMoveError
 from .game.three import Game, Observation, Phase
 from .moves import Move, _record_ok
@@ -39,7 +39,7 @@ __all__ = ["WinEstimate", "win_probability", "Hint", "hint", "solver", "ROLES", 
 
 ROLES = ("landlord", "farmer")
 POLICIES = {"random": _eval.RANDOM, "rule": _eval.RULE}
-_FULL_DECK = sum(4 << (4 * r) for r in range(13)) + (1 << 52) + (1 << 56)
+_FULL_DECK = DECK_WORDS[1]  # one deck as a card word
 
 
 def _ncards(word: int) -> int:

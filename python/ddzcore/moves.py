@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Iterator, Union, overload
 import numpy as np
 
 from . import _kernel, _movelist
-from .cards import RANK_CHARS, Hand, Rank
+from .cards import DECK_WORDS, RANK_CHARS, Hand, Rank
 from .errors import AmbiguousMoveError, IllegalMoveError, InvalidCardsError, InvalidMoveError
 from .rules import Rules
 
@@ -111,10 +111,12 @@ def _words_ok(m: object) -> bool:
     forged with ``object.__new__`` may hold anything, or nothing)."""
     return _word_ok(getattr(m, "_cards", None)) and _word_ok(getattr(m, "_info", None))
 
+
 def _record_ok(m: object, rules: "_Rules") -> bool:
     """Whether ``m``'s record is two words and a valid reading of its cards
     under ``rules`` (docs/rules.md §2; a pass is (0, 0))."""
     return _words_ok(m) and _kernel.is_valid_reading(int(m._cards), int(m._info), rules.flags)  # type: ignore[attr-defined]
+
 
 _object_new = object.__new__
 
@@ -419,8 +421,6 @@ def classify(cards: "Hand | str", rules: "_Rules | str | None" = None) -> list[M
 
 # -- the action space: a dense id per move -------------------------------------------
 
-_FULL_DECK = {1: sum(4 << (4 * r) for r in range(13)) + (1 << 52) + (1 << 56),
-              2: sum(8 << (4 * r) for r in range(13)) + (2 << 52) + (2 << 56)}
 
 
 def _card_totals(cards: np.ndarray) -> np.ndarray:
@@ -441,7 +441,7 @@ class ActionSpace:
     def __init__(self, rules: Rules, max_cards: int) -> None:
         self.rules = rules
         self.max_cards = max_cards
-        moves = _kernel.generate_array(_FULL_DECK[rules.decks], 0, 0, rules.flags)
+        moves = _kernel.generate_array(DECK_WORDS[rules.decks], 0, 0, rules.flags)
         moves = moves[_card_totals(moves["cards"]) <= max_cards]
         info = moves["info"]
         order = np.lexsort((moves["cards"], (info >> np.uint64(5)) & np.uint64(0xF),

@@ -19,6 +19,7 @@ from typing import Union
 import numpy as np
 
 from . import _eval
+from .cards import DECK_WORDS
 from .errors import InvalidDealError, InvalidArgumentError
 from .game.five import FiveObservation, MarkedMove
 from .game.three import Observation
@@ -28,7 +29,7 @@ __all__ = ["sample_deals", "Knowledge", "knowledge"]
 
 AnyObservation = Union[Observation, FiveObservation]
 
-_FULL_DECK = sum(4 << (4 * r) for r in range(13)) + (1 << 52) + (1 << 56)  # one deck as a card word
+_FULL_DECK = DECK_WORDS[1]  # one deck as a card word
 
 
 def _counts(word: int) -> np.ndarray:
