@@ -18,7 +18,7 @@ machine's load (``uptime``) before and after:
 - ``threads_speed.py``: the speed-up of ``threads=2`` on the batch calls and
   ``simulate``;
 - ``batch_memory.py``: peak memory of a million-lead batch and of
-  ``simulate(1e6, record=True)`` over their output.
+  ``simulate(1e6, record=True)`` over their output, with one thread and two.
 
 Follows and counting are compared with the guard's counts when issue 16
 was filed (``benchmarks/callgrind_budget.json`` at commit ba246eb, the same
@@ -125,8 +125,10 @@ def main(argv: "list[str] | None" = None) -> int:
 
     n = "100000" if args.quick else "1000000"
     for flag, what in (("--positions", "legal_moves_batch"), ("--games", "simulate(record=True)")):
-        mem = run("batch_memory.py", flag, n)
-        rows.append(Row(f"{what}: peak memory over output ({n})", number(r"ratio ([\d.]+)", mem), 1.15, True))
+        for t in ("1", "2"):
+            mem = run("batch_memory.py", flag, n, "--threads", t)
+            rows.append(Row(f"{what}, threads={t}: peak memory over output ({n})",
+                            number(r"ratio ([\d.]+)", mem), 1.15, True))
 
     print("\nload after:", uptime())
     cells = [r.cells() for r in rows]
