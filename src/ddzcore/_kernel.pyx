@@ -1499,6 +1499,194 @@ cdef void dz_planes(Gen* g, u64 last_cards, int length) noexcept nogil:
             emit(g, tmp[i].cards, tmp[i].info)
 
 
+# ---------------------------------------------------------------- counting a free lead (closed form)
+#
+# count_lead gives the number of moves gen_all writes for a one-deck free
+# lead (docs/rules.md §2, §9) without walking any of them: everything comes
+# from the hand word's lanes words (bit 4r set when rank r holds >= k
+# cards, k = 1..4), their card_total (a popcount) and, for kicker multisets,
+# KSETS.  Sets, chains (summing the starts of ever longer runs), bombs and
+# the rocket are popcounts; a trio's single or pair kicker is any other rank
+# holding one or two cards; the kickers of a plane or a four with two are
+# the multisets of `need` cards of the ranks outside the main part where
+# rank r may give up to cap(r) cards (kicker_cap's rule: its count, at most
+# 3, 4 with wing_bomb or kicker_bomb, 1 without kicker_repeat; at most 2
+# next to a plane without wing_trio_adjacent), less those holding both
+# jokers without jokers_both_kickers: the coefficient of x^need in the
+# product of (1 + x + ... + x^cap(r)).  Wild cards in the hand, two decks
+# and shuttles keep the generator's own count (generate with no room).
+
+cdef enum:
+    KMAX = 16               # kicker multisets of up to 15 cards (one deck: at most 12 wings)
+
+cdef u64 ONES = 0x111111111111111ULL       # one bit a rank nibble (ranks 3..R)
+cdef u64 CHAIN_ONES = 0x111111111111ULL    # ranks 3..A (chains)
+cdef u64 PAIR_ONES = 0x1111111111111ULL    # ranks 3..2 (pairs, trios, quads: no jokers)
+cdef u64 JOKERS = 0x110000000000000ULL     # the small and big joker
+
+# KSETS[c - 1][m][k]: the coefficient of x^k in (1 + x + ... + x^c)^m, the
+# ways to pick k kickers from m ranks that may each give up to c cards.
+cdef int64_t KSETS[4][N_RANKS + 1][KMAX]
+
+
+cdef void _count_fill() noexcept:
+    cdef int c, m, k, i
+    cdef int64_t s
+    for c in range(4):
+        for k in range(KMAX):
+            KSETS[c][0][k] = 1 if k == 0 else 0
+        for m in range(1, N_RANKS + 1):
+            for k in range(KMAX):
+                s = 0
+                for i in range(min(k, c + 1) + 1):
+                    s += KSETS[c][m - 1][k - i]
+                KSETS[c][m][k] = s
+
+
+_count_fill()
+
+
+cdef int64_t kicker_sets(int need, int n1, int n2, int n3, int n4) noexcept nogil:
+    """Multisets of `need` kickers from n1 ranks giving at most one card,
+    n2 at most two, n3 at most three and n4 at most four (0 if need < 0)."""
+    cdef int64_t a[KMAX]
+    cdef int64_t s
+    cdef int c, m, k, i
+    if need < 0:
+        return 0
+    for k in range(need + 1):
+        a[k] = KSETS[0][n1][k]
+    for c in range(1, 4):
+        m = n2 if c == 1 else n3 if c == 2 else n4
+        if m == 0:
+            continue
+        for k in range(need, -1, -1):   # a[k] from a[0..k]: in place, highest first
+            s = 0
+            for i in range(k + 1):
+                s += a[i] * KSETS[c][m][k - i]
+            a[k] = s
+    return a[need]
+
+
+cdef struct Lanes:
+    u64 at_least[5]         # at_least[k]: bit 4r set when rank r holds >= k cards (k = 1..4)
+    int most                # the most single kickers a rank may give (kicker_cap)
+    int flags
+
+
+cdef int64_t single_kickers(Lanes* h, int need, u64 main, u64 adjacent) noexcept nogil:
+    """Multisets of `need` single kickers outside the main part's ranks
+    `main` (a lanes word), at most 2 of a rank in `adjacent` (kick_singles)."""
+    cdef u64 q1 = h.at_least[1] & ~main, q2, q3, q4
+    cdef int c1 = card_total(q1), c2, c3, c4
+    cdef int64_t n
+    if h.most == 1:
+        c2 = c3 = c4 = 0
+    else:
+        q2 = h.at_least[2] & ~main
+        q3 = h.at_least[3] & ~main & ~adjacent
+        q4 = h.at_least[4] & ~main & ~adjacent if h.most >= 4 else 0
+        c2, c3, c4 = card_total(q2), card_total(q3), card_total(q4)
+        c1, c2, c3 = c1 - c2, c2 - c3, c3 - c4
+    n = kicker_sets(need, c1, c2, c3, c4)
+    if not (h.flags & F_JOKERS_BOTH) and (q1 & JOKERS) == JOKERS:
+        n -= kicker_sets(need - 2, c1 - 2, c2, c3, c4)   # those holding both jokers
+    return n
+
+
+cdef int64_t pair_kickers(Lanes* h, int need, u64 main) noexcept nogil:
+    """Sets of `need` kicker pairs outside `main` (kick_pairs): distinct
+    ranks, or with kicker_bomb up to two pairs of a rank of four."""
+    cdef int c2 = card_total(h.at_least[2] & PAIR_ONES & ~main), c4 = 0
+    if h.flags & F_KICKER_BOMB:
+        c4 = card_total(h.at_least[4] & PAIR_ONES & ~main)
+    return kicker_sets(need, c2 - c4, c4, 0, 0)
+
+
+cdef inline Py_ssize_t chain_starts(u64 ranks, int min_len) noexcept nogil:
+    """Chains at least min_len long over `ranks` (a lanes word within 3..A):
+    the starts of runs of min_len, min_len + 1, ... ranks, summed."""
+    cdef Py_ssize_t n = 0
+    cdef int i
+    for i in range(1, min_len):
+        ranks &= ranks >> 4
+    while ranks:
+        n += card_total(ranks)
+        ranks &= ranks >> 4
+    return n
+
+
+cdef Py_ssize_t count_lead(u64 hand, int flags) noexcept nogil:
+    """The number of moves generate writes for a one-deck free lead of
+    `hand` without wild cards (docs/rules.md §2, §9), in closed form (see
+    "counting a free lead")."""
+    cdef Lanes h
+    cdef unsigned int ban = banned_mask(flags)
+    cdef u64 w = hand, trios, quads, starts, main, adjacent
+    cdef Py_ssize_t n, n1, n2, n3
+    cdef int s, top, end
+    h.flags = flags
+    h.at_least[1] = (w | (w >> 1) | (w >> 2)) & ONES
+    h.at_least[2] = ((w >> 1) | (w >> 2)) & ONES
+    h.at_least[3] = ((w & (w >> 1)) | (w >> 2)) & ONES
+    h.at_least[4] = (w >> 2) & ONES
+    h.most = (4 if flags & (F_KICKER_BOMB | F_WING_BOMB) else 3) if flags & F_KICKER_REPEAT else 1
+    trios, quads = h.at_least[3] & PAIR_ONES, h.at_least[4] & PAIR_ONES
+    n1, n2, n3 = card_total(h.at_least[1]), card_total(h.at_least[2] & PAIR_ONES), card_total(trios)
+    # Sets, trios with one kicker (any other rank: docs/rules.md §2), bare chains.
+    n = n1 + n2     # singles and pairs cannot be banned
+    if not (ban >> C_TRIO) & 1:
+        n += n3
+    if not (ban >> C_TRIO_SINGLE) & 1:
+        n += n3 * (n1 - 1)
+    if not (ban >> C_TRIO_PAIR) & 1:
+        n += n3 * (n2 - 1)
+    if not (ban >> C_STRAIGHT) & 1:
+        n += chain_starts(h.at_least[1] & CHAIN_ONES, 5)
+    if not (ban >> C_PAIR_CHAIN) & 1:
+        n += chain_starts(h.at_least[2] & CHAIN_ONES, 3)
+    trios &= CHAIN_ONES
+    if trios & (trios >> 4):
+        if not (ban >> C_PLANE) & 1:
+            n += chain_starts(trios, 2)
+        # Planes with wings: each chain of trios (start s, top `top`) with its kickers.
+        starts = trios & (trios >> 4)
+        while starts:
+            s = ddz_ctz64(starts) >> 2
+            starts &= starts - 1
+            end = s + (ddz_ctz64(~(trios >> (4 * s)) & ONES) >> 2)   # one past the run's top
+            for top in range(s + 1, end):
+                main = run_word(s, top - s + 1, 1)
+                if not (ban >> C_PLANE_SINGLE) & 1:
+                    adjacent = 0
+                    if not (flags & F_WING_TRIO_ADJ):   # RLCard (with_kickers)
+                        adjacent = ((main << 4) | (main >> 4)) & CHAIN_ONES & ~main
+                    n += single_kickers(&h, top - s + 1, main, adjacent)
+                if not (ban >> C_PLANE_PAIR) & 1:
+                    n += pair_kickers(&h, top - s + 1, main)
+    if quads:
+        if flags & F_FOUR_TWO:
+            starts = quads
+            while starts:
+                main = starts & (0 - starts)
+                starts ^= main
+                if not (ban >> C_FOUR_TWO_SINGLE) & 1:
+                    n += single_kickers(&h, 2, main, 0)
+                if not (ban >> C_FOUR_TWO_PAIR) & 1:
+                    n += pair_kickers(&h, 2, main)
+        if not (ban >> C_BOMB) & 1:
+            n += card_total(quads)
+    if (h.at_least[1] & JOKERS) == JOKERS:
+        n += 1      # the rocket
+    return n
+
+
+cdef inline bint counts_closed(u64 hand, int flags) noexcept nogil:
+    """Whether count_lead counts this free lead: one deck, no shuttles, no wild card in hand."""
+    cdef int wild = ((flags >> 8) & 0xF) - 1
+    return not (flags & (F_TWO_DECKS | F_SHUTTLE)) and (wild < 0 or count_of(hand, wild) == 0)
+
+
 cdef inline bint is_top_bomb(u64 cards, u64 info, int flags) noexcept nogil:
     """The rocket (one deck) or four jokers (two decks): nothing can answer it."""
     if flags & F_TWO_DECKS:
@@ -1516,6 +1704,8 @@ cdef Py_ssize_t generate(u64 hand, u64 last_cards, u64 last_info, int flags,
     """
     cdef Gen g
     cdef int combo = info_combo(last_info), beat
+    if combo == C_PASS and cap == 0 and counts_closed(hand, flags):
+        return count_lead(hand, flags)
     setup(&g, hand, flags, out, cap)
     if combo == C_PASS:
         if g.nw:
