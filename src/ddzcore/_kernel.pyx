@@ -1504,9 +1504,9 @@ cdef void dz_planes(Gen* g, u64 last_cards, int length) noexcept nogil:
 # count_lead gives the number of moves gen_all writes for a one-deck free
 # lead (docs/rules.md §2, §9) without walking any of them: everything comes
 # from the hand word's lanes words (bit 4r set when rank r holds >= k
-# cards, k = 1..4), their card_total (a popcount) and, for kicker multisets,
-# KSETS.  Sets, chains (summing the starts of ever longer runs), bombs and
-# the rocket are popcounts; a trio's single or pair kicker is any other rank
+# cards, k = 1..4), their ranks_in (a popcount) and two tables: CHAINS
+# (chains over a rank mask) and KSETS (kicker multisets).  Sets, bombs and
+# the rocket are popcounts, chains one look-up a kind; a trio's single or pair kicker is any other rank
 # holding one or two cards; the kickers of a plane or a four with two are
 # the multisets of `need` cards of the ranks outside the main part where
 # rank r may give up to cap(r) cards (kicker_cap's rule: its count, at most
@@ -1519,19 +1519,44 @@ cdef void dz_planes(Gen* g, u64 last_cards, int length) noexcept nogil:
 cdef enum:
     KMAX = 16               # kicker multisets of up to 15 cards (one deck: at most 12 wings)
 
-cdef u64 ONES = 0x111111111111111ULL       # one bit a rank nibble (ranks 3..R)
-cdef u64 CHAIN_ONES = 0x111111111111ULL    # ranks 3..A (chains)
-cdef u64 PAIR_ONES = 0x1111111111111ULL    # ranks 3..2 (pairs, trios, quads: no jokers)
-cdef u64 JOKERS = 0x110000000000000ULL     # the small and big joker
+cdef extern from *:
+    """
+    #define DDZ_ONES 0x111111111111111ULL       /* one bit a rank nibble (ranks 3..R) */
+    #define DDZ_CHAIN_ONES 0x111111111111ULL    /* ranks 3..A (chains) */
+    #define DDZ_PAIR_ONES 0x1111111111111ULL    /* ranks 3..2 (pairs, trios, quads: no jokers) */
+    #define DDZ_JOKERS 0x110000000000000ULL     /* the small and big joker */
+    """
+    const u64 ONES "DDZ_ONES"
+    const u64 CHAIN_ONES "DDZ_CHAIN_ONES"
+    const u64 PAIR_ONES "DDZ_PAIR_ONES"
+    const u64 JOKERS "DDZ_JOKERS"
 
 # KSETS[c - 1][m][k]: the coefficient of x^k in (1 + x + ... + x^c)^m, the
 # ways to pick k kickers from m ranks that may each give up to c cards.
 cdef int64_t KSETS[4][N_RANKS + 1][KMAX]
 
 
+cdef inline int ranks_in(u64 x) noexcept nogil:
+    """How many ranks a lanes word holds: the multiply sums its 15 bits
+    into the top nibble (no nibble of the running sums exceeds 15)."""
+    return <int>(((x * ONES) >> 56) & 0xF)
+
+
+# CHAINS[m - 2][x]: the chains at least m long (m = 2, 3, 5: planes, pair
+# chains, straights) over the ranks of the 12-bit mask x (ranks 3..A).
+cdef unsigned char CHAINS[4][4096]
+
+
 cdef void _count_fill() noexcept:
-    cdef int c, m, k, i
+    cdef int c, m, k, i, x, start, length
     cdef int64_t s
+    for x in range(4096):
+        for m in range(4):
+            CHAINS[m][x] = 0
+        for start in range(12):     # the run of x from start is `length` long
+            length = ddz_ctz(~(<unsigned int>x >> start))
+            for m in range(2, min(length, 5) + 1):
+                CHAINS[m - 2][x] += length - m + 1
     for c in range(4):
         for k in range(KMAX):
             KSETS[c][0][k] = 1 if k == 0 else 0
@@ -1550,10 +1575,10 @@ cdef int64_t kicker_sets(int need, int n1, int n2, int n3, int n4) noexcept nogi
     """Multisets of `need` kickers from n1 ranks giving at most one card,
     n2 at most two, n3 at most three and n4 at most four (0 if need < 0)."""
     cdef int64_t a[KMAX]
-    cdef int64_t s
+    cdef int64_t s, n = n1 + n2 + n3 + n4
     cdef int c, m, k, i
-    if need < 0:
-        return 0
+    if need <= 2:   # none; one of n ranks; two ranks, or two of a rank that gives two
+        return 0 if need < 0 else 1 if need == 0 else n if need == 1 else n * (n - 1) // 2 + n - n1
     for k in range(need + 1):
         a[k] = KSETS[0][n1][k]
     for c in range(1, 4):
@@ -1578,7 +1603,7 @@ cdef int64_t single_kickers(Lanes* h, int need, u64 main, u64 adjacent) noexcept
     """Multisets of `need` single kickers outside the main part's ranks
     `main` (a lanes word), at most 2 of a rank in `adjacent` (kick_singles)."""
     cdef u64 q1 = h.at_least[1] & ~main, q2, q3, q4
-    cdef int c1 = card_total(q1), c2, c3, c4
+    cdef int c1 = ranks_in(q1), c2, c3, c4
     cdef int64_t n
     if h.most == 1:
         c2 = c3 = c4 = 0
@@ -1586,7 +1611,7 @@ cdef int64_t single_kickers(Lanes* h, int need, u64 main, u64 adjacent) noexcept
         q2 = h.at_least[2] & ~main
         q3 = h.at_least[3] & ~main & ~adjacent
         q4 = h.at_least[4] & ~main & ~adjacent if h.most >= 4 else 0
-        c2, c3, c4 = card_total(q2), card_total(q3), card_total(q4)
+        c2, c3, c4 = ranks_in(q2), ranks_in(q3), ranks_in(q4)
         c1, c2, c3 = c1 - c2, c2 - c3, c3 - c4
     n = kicker_sets(need, c1, c2, c3, c4)
     if not (h.flags & F_JOKERS_BOTH) and (q1 & JOKERS) == JOKERS:
@@ -1597,23 +1622,24 @@ cdef int64_t single_kickers(Lanes* h, int need, u64 main, u64 adjacent) noexcept
 cdef int64_t pair_kickers(Lanes* h, int need, u64 main) noexcept nogil:
     """Sets of `need` kicker pairs outside `main` (kick_pairs): distinct
     ranks, or with kicker_bomb up to two pairs of a rank of four."""
-    cdef int c2 = card_total(h.at_least[2] & PAIR_ONES & ~main), c4 = 0
+    cdef int c2 = ranks_in(h.at_least[2] & PAIR_ONES & ~main), c4 = 0
     if h.flags & F_KICKER_BOMB:
-        c4 = card_total(h.at_least[4] & PAIR_ONES & ~main)
+        c4 = ranks_in(h.at_least[4] & PAIR_ONES & ~main)
     return kicker_sets(need, c2 - c4, c4, 0, 0)
 
 
-cdef inline Py_ssize_t chain_starts(u64 ranks, int min_len) noexcept nogil:
-    """Chains at least min_len long over `ranks` (a lanes word within 3..A):
-    the starts of runs of min_len, min_len + 1, ... ranks, summed."""
-    cdef Py_ssize_t n = 0
-    cdef int i
-    for i in range(1, min_len):
-        ranks &= ranks >> 4
-    while ranks:
-        n += card_total(ranks)
-        ranks &= ranks >> 4
-    return n
+cdef inline unsigned int chain_ranks(u64 x) noexcept nogil:
+    """The lanes word x (ranks 3..A) as a 12-bit rank mask: pairs of lanes,
+    then fours, eights and all twelve gathered side by side."""
+    x = (x | (x >> 3)) & 0x0303030303030303ULL
+    x = (x | (x >> 6)) & 0x000F000F000F000FULL
+    x = (x | (x >> 12)) & 0x000000FF000000FFULL
+    return <unsigned int>((x | (x >> 24)) & 0xFFF)
+
+
+cdef inline Py_ssize_t chains(u64 ranks, int min_len) noexcept nogil:
+    """Chains at least min_len long over `ranks` (a lanes word within 3..A)."""
+    return CHAINS[min_len - 2][chain_ranks(ranks)]
 
 
 cdef Py_ssize_t count_lead(u64 hand, int flags) noexcept nogil:
@@ -1632,7 +1658,7 @@ cdef Py_ssize_t count_lead(u64 hand, int flags) noexcept nogil:
     h.at_least[4] = (w >> 2) & ONES
     h.most = (4 if flags & (F_KICKER_BOMB | F_WING_BOMB) else 3) if flags & F_KICKER_REPEAT else 1
     trios, quads = h.at_least[3] & PAIR_ONES, h.at_least[4] & PAIR_ONES
-    n1, n2, n3 = card_total(h.at_least[1]), card_total(h.at_least[2] & PAIR_ONES), card_total(trios)
+    n1, n2, n3 = ranks_in(h.at_least[1]), ranks_in(h.at_least[2] & PAIR_ONES), ranks_in(trios)
     # Sets, trios with one kicker (any other rank: docs/rules.md §2), bare chains.
     n = n1 + n2     # singles and pairs cannot be banned
     if not (ban >> C_TRIO) & 1:
@@ -1642,13 +1668,13 @@ cdef Py_ssize_t count_lead(u64 hand, int flags) noexcept nogil:
     if not (ban >> C_TRIO_PAIR) & 1:
         n += n3 * (n2 - 1)
     if not (ban >> C_STRAIGHT) & 1:
-        n += chain_starts(h.at_least[1] & CHAIN_ONES, 5)
+        n += chains(h.at_least[1] & CHAIN_ONES, 5)
     if not (ban >> C_PAIR_CHAIN) & 1:
-        n += chain_starts(h.at_least[2] & CHAIN_ONES, 3)
+        n += chains(h.at_least[2] & CHAIN_ONES, 3)
     trios &= CHAIN_ONES
     if trios & (trios >> 4):
         if not (ban >> C_PLANE) & 1:
-            n += chain_starts(trios, 2)
+            n += chains(trios, 2)
         # Planes with wings: each chain of trios (start s, top `top`) with its kickers.
         starts = trios & (trios >> 4)
         while starts:
@@ -1675,7 +1701,7 @@ cdef Py_ssize_t count_lead(u64 hand, int flags) noexcept nogil:
                 if not (ban >> C_FOUR_TWO_PAIR) & 1:
                     n += pair_kickers(&h, 2, main)
         if not (ban >> C_BOMB) & 1:
-            n += card_total(quads)
+            n += ranks_in(quads)
     if (h.at_least[1] & JOKERS) == JOKERS:
         n += 1      # the rocket
     return n
@@ -2160,13 +2186,21 @@ cdef Py_ssize_t fill(Buf* b, Py_ssize_t total, const u64* hands, const u64* last
     return total
 
 
+cdef inline Py_ssize_t count_only(u64 hand, u64 last_cards, u64 last_info, int flags) noexcept nogil:
+    """A position's number of moves, nothing written: a one-deck free lead
+    in closed form (count_lead), else the generator with no room."""
+    if info_combo(last_info) == C_PASS and counts_closed(hand, flags):
+        return count_lead(hand, flags)
+    return generate(hand, last_cards, last_info, flags, NULL, 0)
+
+
 cdef Py_ssize_t count_range(const u64* hands, const u64* last_cards, const u64* last_info, int flags,
                             Py_ssize_t lo, Py_ssize_t hi, int64_t* out) noexcept nogil:
     """Moves of positions lo..hi-1 (into out[i] when out is not NULL); returns their sum."""
     cdef Py_ssize_t i, n, total = 0
     for i in range(lo, hi):
-        n = generate(hands[i], last_cards[i] if last_cards != NULL else 0,
-                     last_info[i] if last_cards != NULL else 0, flags, NULL, 0)
+        n = count_only(hands[i], last_cards[i] if last_cards != NULL else 0,
+                       last_info[i] if last_cards != NULL else 0, flags)
         if out != NULL:
             out[i] = n
         total += n
@@ -2210,8 +2244,8 @@ cdef Py_ssize_t part_start(Job* j, int t) noexcept nogil:
                 PyThread_acquire_lock_timed(j.nap, NAP, 0)
                 continue
         q -= 1
-        counted += generate(j.hands[q], j.last_cards[q] if j.last_cards != NULL else 0,
-                            j.last_info[q] if j.last_cards != NULL else 0, j.flags, NULL, 0)
+        counted += count_only(j.hands[q], j.last_cards[q] if j.last_cards != NULL else 0,
+                              j.last_info[q] if j.last_cards != NULL else 0, j.flags)
 
 
 cdef void part_work(Job* j, int t) noexcept nogil:
