@@ -1628,6 +1628,28 @@ cdef int64_t pair_kickers(Lanes* h, int need, u64 main) noexcept nogil:
     return kicker_sets(need, c2 - c4, c4, 0, 0)
 
 
+cdef inline void lanes_of(Lanes* h, u64 w, int flags) noexcept nogil:
+    """The at-least lanes words of the hand w (one deck: counts 0..4) and
+    the kicker rules of `flags`."""
+    h.flags = flags
+    h.at_least[1] = (w | (w >> 1) | (w >> 2)) & ONES
+    h.at_least[2] = ((w >> 1) | (w >> 2)) & ONES
+    h.at_least[3] = ((w & (w >> 1)) | (w >> 2)) & ONES
+    h.at_least[4] = (w >> 2) & ONES
+    h.most = (4 if flags & (F_KICKER_BOMB | F_WING_BOMB) else 3) if flags & F_KICKER_REPEAT else 1
+
+
+cdef int64_t wings(Lanes* h, int combo, int length, u64 main) noexcept nogil:
+    """The wings of the plane `main` (a lanes word of `length` ranks):
+    `length` single kickers (C_PLANE_SINGLE) or kicker pairs (C_PLANE_PAIR)."""
+    cdef u64 adjacent = 0
+    if combo == C_PLANE_PAIR:
+        return pair_kickers(h, length, main)
+    if not (h.flags & F_WING_TRIO_ADJ):   # RLCard (with_kickers)
+        adjacent = ((main << 4) | (main >> 4)) & CHAIN_ONES & ~main
+    return single_kickers(h, length, main, adjacent)
+
+
 cdef inline unsigned int chain_ranks(u64 x) noexcept nogil:
     """The lanes word x (ranks 3..A) as a 12-bit rank mask: pairs of lanes,
     then fours, eights and all twelve gathered side by side."""
@@ -1648,15 +1670,10 @@ cdef Py_ssize_t count_lead(u64 hand, int flags) noexcept nogil:
     "counting a free lead")."""
     cdef Lanes h
     cdef unsigned int ban = banned_mask(flags)
-    cdef u64 w = hand, trios, quads, starts, main, adjacent
+    cdef u64 trios, quads, starts, main
     cdef Py_ssize_t n, n1, n2, n3
     cdef int s, top, end
-    h.flags = flags
-    h.at_least[1] = (w | (w >> 1) | (w >> 2)) & ONES
-    h.at_least[2] = ((w >> 1) | (w >> 2)) & ONES
-    h.at_least[3] = ((w & (w >> 1)) | (w >> 2)) & ONES
-    h.at_least[4] = (w >> 2) & ONES
-    h.most = (4 if flags & (F_KICKER_BOMB | F_WING_BOMB) else 3) if flags & F_KICKER_REPEAT else 1
+    lanes_of(&h, hand, flags)
     trios, quads = h.at_least[3] & PAIR_ONES, h.at_least[4] & PAIR_ONES
     n1, n2, n3 = ranks_in(h.at_least[1]), ranks_in(h.at_least[2] & PAIR_ONES), ranks_in(trios)
     # Sets, trios with one kicker (any other rank: docs/rules.md §2), bare chains.
@@ -1684,33 +1701,101 @@ cdef Py_ssize_t count_lead(u64 hand, int flags) noexcept nogil:
             for top in range(s + 1, end):
                 main = run_word(s, top - s + 1, 1)
                 if not (ban >> C_PLANE_SINGLE) & 1:
-                    adjacent = 0
-                    if not (flags & F_WING_TRIO_ADJ):   # RLCard (with_kickers)
-                        adjacent = ((main << 4) | (main >> 4)) & CHAIN_ONES & ~main
-                    n += single_kickers(&h, top - s + 1, main, adjacent)
+                    n += wings(&h, C_PLANE_SINGLE, top - s + 1, main)
                 if not (ban >> C_PLANE_PAIR) & 1:
-                    n += pair_kickers(&h, top - s + 1, main)
+                    n += wings(&h, C_PLANE_PAIR, top - s + 1, main)
     if quads:
         if flags & F_FOUR_TWO:
-            starts = quads
-            while starts:
-                main = starts & (0 - starts)
-                starts ^= main
-                if not (ban >> C_FOUR_TWO_SINGLE) & 1:
-                    n += single_kickers(&h, 2, main, 0)
-                if not (ban >> C_FOUR_TWO_PAIR) & 1:
-                    n += pair_kickers(&h, 2, main)
-        if not (ban >> C_BOMB) & 1:
-            n += ranks_in(quads)
-    if (h.at_least[1] & JOKERS) == JOKERS:
+            if not (ban >> C_FOUR_TWO_SINGLE) & 1:
+                n += four_two(&h, C_FOUR_TWO_SINGLE, quads)
+            if not (ban >> C_FOUR_TWO_PAIR) & 1:
+                n += four_two(&h, C_FOUR_TWO_PAIR, quads)
+    return n + bombs(&h, ban, -1)
+
+
+cdef int64_t four_two(Lanes* h, int combo, u64 quads) noexcept nogil:
+    """Fours with two singles (C_FOUR_TWO_SINGLE) or two pairs of the quads
+    `quads` (a lanes word)."""
+    cdef int64_t n = 0
+    cdef u64 main
+    while quads:
+        main = quads & (0 - quads)
+        quads ^= main
+        n += single_kickers(h, 2, main, 0) if combo == C_FOUR_TWO_SINGLE else pair_kickers(h, 2, main)
+    return n
+
+
+cdef inline Py_ssize_t bombs(Lanes* h, unsigned int ban, int beat) noexcept nogil:
+    """Bombs and the rocket of power above `beat` (bomb_power; -1: all)."""
+    cdef Py_ssize_t n = 0
+    cdef u64 quads = h.at_least[4] & PAIR_ONES
+    if not (ban >> C_BOMB) & 1 and beat < 16 + R_TWO:   # a bomb of rank r has power 16 + r
+        if beat >= 16:
+            quads &= ~((<u64>1 << (4 * (beat - 15))) - 1)
+        n += ranks_in(quads)
+    if (h.at_least[1] & JOKERS) == JOKERS and beat < 16 * 15:
         n += 1      # the rocket
     return n
 
 
+cdef Py_ssize_t count_follow(u64 hand, u64 last_cards, u64 last_info, int flags) noexcept nogil:
+    """The number of moves generate writes for a one-deck hand without wild
+    cards answering (last_cards, last_info) (docs/rules.md §2-3), in closed
+    form: pass, the moves of the same type (and length) with a higher main
+    rank, the bombs and the rocket that beat it."""
+    cdef Lanes h
+    cdef unsigned int ban = banned_mask(flags)
+    cdef int combo = info_combo(last_info), lo = info_main(last_info) + 1, length = info_length(last_info)
+    cdef int k, i, s
+    cdef Py_ssize_t n = 1       # pass
+    cdef u64 above = ~((<u64>1 << (4 * lo)) - 1), starts, top_ok
+    lanes_of(&h, hand, flags)
+    if is_bomb_combo(combo):
+        if is_top_bomb(last_cards, last_info, flags):
+            return 1
+        return n + bombs(&h, ban, bomb_power(last_cards, last_info, flags))
+    if (ban >> combo) & 1:
+        pass
+    elif combo == C_SINGLE:
+        n += ranks_in(h.at_least[1] & above)
+    elif combo <= C_TRIO:
+        n += ranks_in(h.at_least[combo] & PAIR_ONES & above)
+    elif combo <= C_TRIO_PAIR:
+        n += ranks_in(h.at_least[3] & PAIR_ONES & above) * (
+            ranks_in(h.at_least[1]) - 1 if combo == C_TRIO_SINGLE else ranks_in(h.at_least[2] & PAIR_ONES) - 1)
+    elif combo <= C_PLANE_PAIR:
+        # Chains of exactly `length` units, top rank >= lo: starts >= lo - length + 1.
+        k = 1 if combo == C_STRAIGHT else 2 if combo == C_PAIR_CHAIN else 3
+        if length >= (5 if k == 1 else 3 if k == 2 else 2):
+            starts = h.at_least[k] & CHAIN_ONES
+            for i in range(1, length):
+                starts &= starts >> 4
+            if lo - length + 1 > 0:
+                starts &= ~((<u64>1 << (4 * (lo - length + 1))) - 1)
+            if combo <= C_PLANE:
+                n += ranks_in(starts)
+            else:
+                while starts:
+                    s = ddz_ctz64(starts) >> 2
+                    starts &= starts - 1
+                    n += wings(&h, combo, length, run_word(s, length, 1))
+    elif combo <= C_FOUR_TWO_PAIR and flags & F_FOUR_TWO:
+        n += four_two(&h, combo, h.at_least[4] & PAIR_ONES & above)
+    return n + bombs(&h, ban, -1)
+
+
 cdef inline bint counts_closed(u64 hand, int flags) noexcept nogil:
-    """Whether count_lead counts this free lead: one deck, no shuttles, no wild card in hand."""
+    """Whether count_lead / count_follow count this position: one deck, no
+    shuttles, no DouZero reading, no wild card in hand."""
     cdef int wild = ((flags >> 8) & 0xF) - 1
-    return not (flags & (F_TWO_DECKS | F_SHUTTLE)) and (wild < 0 or count_of(hand, wild) == 0)
+    return not (flags & (F_TWO_DECKS | F_SHUTTLE | F_DZ_READ)) and (wild < 0 or count_of(hand, wild) == 0)
+
+
+cdef inline Py_ssize_t count_closed(u64 hand, u64 last_cards, u64 last_info, int flags) noexcept nogil:
+    """count_lead or count_follow (counts_closed holds)."""
+    if info_combo(last_info) == C_PASS:
+        return count_lead(hand, flags)
+    return count_follow(hand, last_cards, last_info, flags)
 
 
 cdef inline bint is_top_bomb(u64 cards, u64 info, int flags) noexcept nogil:
@@ -1730,8 +1815,8 @@ cdef Py_ssize_t generate(u64 hand, u64 last_cards, u64 last_info, int flags,
     """
     cdef Gen g
     cdef int combo = info_combo(last_info), beat
-    if combo == C_PASS and cap == 0 and counts_closed(hand, flags):
-        return count_lead(hand, flags)
+    if cap == 0 and counts_closed(hand, flags):
+        return count_closed(hand, last_cards, last_info, flags)
     setup(&g, hand, flags, out, cap)
     if combo == C_PASS:
         if g.nw:
@@ -2187,10 +2272,10 @@ cdef Py_ssize_t fill(Buf* b, Py_ssize_t total, const u64* hands, const u64* last
 
 
 cdef inline Py_ssize_t count_only(u64 hand, u64 last_cards, u64 last_info, int flags) noexcept nogil:
-    """A position's number of moves, nothing written: a one-deck free lead
-    in closed form (count_lead), else the generator with no room."""
-    if info_combo(last_info) == C_PASS and counts_closed(hand, flags):
-        return count_lead(hand, flags)
+    """A position's number of moves, nothing written: in closed form
+    (count_closed) where it applies, else the generator with no room."""
+    if counts_closed(hand, flags):
+        return count_closed(hand, last_cards, last_info, flags)
     return generate(hand, last_cards, last_info, flags, NULL, 0)
 
 
