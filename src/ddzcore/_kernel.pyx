@@ -2203,8 +2203,9 @@ cdef object adopt_block(object descr, void* data, Py_ssize_t n, Py_ssize_t items
 # With threads, the positions are split into one contiguous part per thread
 # and every thread writes its moves straight into their final place.  Thread
 # t > 0 must first learn where its part starts, that is where part t - 1
-# ends: it counts part t - 1 backwards from its end (no writes: a count
-# costs about COUNT_COST of a generation) while thread t - 1 generates it
+# ends: it counts part t - 1 backwards from its end (no writes, in closed
+# form where count_closed applies: a count costs about count_cost() of a
+# generation) while thread t - 1 generates it
 # forwards from its start, publishing how far it got (every PUBLISH
 # positions, with their offsets from the part's start).  Where they meet,
 # part t - 1's start, the offset thread t - 1 wrote there and what thread t
@@ -2224,7 +2225,16 @@ cdef enum:
     NAP = 20                # microseconds a thread waits before looking again for its start
     PUBLISH = 16            # positions between two reports of a generating thread's progress
 
-cdef double COUNT_COST = 0.5  # a count's share of a generation's time (benchmarks/threads_speed.py)
+# A count's share of a generation's time (CPU time, benchmarks/threads_speed.py):
+cdef double LEAD_COUNT_COST = 0.12   # one-deck leads without wild cards (count_lead)
+cdef double COUNT_COST = 0.5         # any other batch (follows: 0.5 with count_follow)
+
+
+cdef inline double count_cost(const u64* last_cards, int flags) noexcept nogil:
+    """COUNT_COST, or LEAD_COUNT_COST for a batch of leads that count_lead counts."""
+    if last_cards == NULL and not (flags & 0xF00) and counts_closed(0, flags):
+        return LEAD_COUNT_COST
+    return COUNT_COST
 
 
 cdef struct Buf:
@@ -2429,7 +2439,7 @@ cdef class _Batch:
         cdef int t
         cdef Py_ssize_t i
         cdef bint started[64]
-        cdef double size, begin, meet, total
+        cdef double size, begin, meet, total, cost = count_cost(j.last_cards, j.flags)
         cdef double sizes[64]
         j.nchunks = (j.n + CHUNK - 1) // CHUNK
         threads = <int>min(threads, j.nchunks, 64)
@@ -2457,16 +2467,15 @@ cdef class _Batch:
                 raise MemoryError()
             self.nparts = threads
             # Part sizes for all threads to finish at time 1 (a generation
-            # takes 1 a position, a count COUNT_COST): thread t starts
+            # takes 1 a position, a count `cost`): thread t starts
             # generating when its count backwards through part t - 1 meets
             # thread t - 1, which started generating at `begin`.
             size, begin, total = 1.0, 0.0, 0.0
             for t in range(threads):
                 sizes[t] = size
                 total += size
-                meet = COUNT_COST * size
-                if meet > begin:
-                    meet = COUNT_COST * (size + begin) / (1.0 + COUNT_COST)
+                meet = cost * size  # counted it all before thread t - 1 starts: wait for it
+                meet = cost * (size + begin) / (1.0 + cost) if meet > begin else begin
                 size, begin = 1.0 - meet, meet
             size = 0.0
             for t in range(threads):
