@@ -1812,11 +1812,20 @@ cdef Py_ssize_t generate(u64 hand, u64 last_cards, u64 last_info, int flags,
     last_info's combo C_PASS means a free lead (pass is not legal); otherwise
     pass comes first, then the same type with a higher main rank, then every
     bomb that beats the last move.  After the top bomb only pass is legal.
+    With no room (cap 0) the moves are only counted: in closed form where
+    count_closed applies.
     """
-    cdef Gen g
-    cdef int combo = info_combo(last_info), beat
     if cap == 0 and counts_closed(hand, flags):
         return count_closed(hand, last_cards, last_info, flags)
+    return gen_moves(hand, last_cards, last_info, flags, out, cap)
+
+
+cdef Py_ssize_t gen_moves(u64 hand, u64 last_cards, u64 last_info, int flags,
+                          MoveRec* out, Py_ssize_t cap) noexcept nogil:
+    """generate() through the generator (counting past cap); the batches'
+    fill calls it directly, so the closed-form dispatch stays out of its loop."""
+    cdef Gen g
+    cdef int combo = info_combo(last_info), beat
     setup(&g, hand, flags, out, cap)
     if combo == C_PASS:
         if g.nw:
@@ -2271,11 +2280,11 @@ cdef Py_ssize_t fill(Buf* b, Py_ssize_t total, const u64* hands, const u64* last
     for i in range(lo, hi):
         if last_cards != NULL:
             lc, li = last_cards[i], last_info[i]
-        got = generate(hands[i], lc, li, flags, b.p + total, b.cap - total)
+        got = gen_moves(hands[i], lc, li, flags, b.p + total, b.cap - total)
         if got > b.cap - total:
             if not buf_reserve(b, total + got + (hi - i) * 64, total):
                 return -1
-            generate(hands[i], lc, li, flags, b.p + total, b.cap - total)
+            gen_moves(hands[i], lc, li, flags, b.p + total, b.cap - total)
         total += got
         off[i + 1] = total
     return total
@@ -2286,7 +2295,7 @@ cdef inline Py_ssize_t count_only(u64 hand, u64 last_cards, u64 last_info, int f
     (count_closed) where it applies, else the generator with no room."""
     if counts_closed(hand, flags):
         return count_closed(hand, last_cards, last_info, flags)
-    return generate(hand, last_cards, last_info, flags, NULL, 0)
+    return gen_moves(hand, last_cards, last_info, flags, NULL, 0)
 
 
 cdef Py_ssize_t count_range(const u64* hands, const u64* last_cards, const u64* last_info, int flags,
