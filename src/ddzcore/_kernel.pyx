@@ -1499,22 +1499,25 @@ cdef void dz_planes(Gen* g, u64 last_cards, int length) noexcept nogil:
             emit(g, tmp[i].cards, tmp[i].info)
 
 
-# ---------------------------------------------------------------- counting a free lead (closed form)
+# ---------------------------------------------------------------- counting in closed form
 #
-# count_lead gives the number of moves gen_all writes for a one-deck free
-# lead (docs/rules.md §2, §9) without walking any of them: everything comes
-# from the hand word's lanes words (bit 4r set when rank r holds >= k
-# cards, k = 1..4), their ranks_in (a popcount) and two tables: CHAINS
-# (chains over a rank mask) and KSETS (kicker multisets).  Sets, bombs and
-# the rocket are popcounts, chains one look-up a kind; a trio's single or pair kicker is any other rank
-# holding one or two cards; the kickers of a plane or a four with two are
-# the multisets of `need` cards of the ranks outside the main part where
-# rank r may give up to cap(r) cards (kicker_cap's rule: its count, at most
-# 3, 4 with wing_bomb or kicker_bomb, 1 without kicker_repeat; at most 2
-# next to a plane without wing_trio_adjacent), less those holding both
-# jokers without jokers_both_kickers: the coefficient of x^need in the
-# product of (1 + x + ... + x^cap(r)).  Wild cards in the hand, two decks
-# and shuttles keep the generator's own count (generate with no room).
+# count_lead (a free lead) and count_follow (an answer) give the number of
+# moves the generator writes for a one-deck position (docs/rules.md §2-3,
+# §9) without walking any of them: everything comes from the hand word's
+# lanes words (bit 4r set when rank r holds >= k cards, k = 1..4), their
+# ranks_in (a popcount) and two tables, CHAINS (chains over a rank mask)
+# and KSETS (kicker multisets).  Sets, bombs and the rocket are popcounts,
+# chains one look-up a kind (a follow's, of one length, a popcount); a
+# trio's single or pair kicker is any other rank holding one or two cards;
+# the kickers of a plane or a four with two are the multisets of `need`
+# cards of the ranks outside the main part where rank r may give up to
+# cap(r) cards (kicker_cap's rule: its count, at most 3, 4 with wing_bomb
+# or kicker_bomb, 1 without kicker_repeat; at most 2 next to a plane
+# without wing_trio_adjacent), less those holding both jokers without
+# jokers_both_kickers: the coefficient of x^need in the product of
+# (1 + x + ... + x^cap(r)).  Wild cards in the hand, two decks, shuttles
+# and DouZero's reading keep the generator's own count (gen_moves with no
+# room).  tests/test_count_lead.py checks both against the written moves.
 
 cdef enum:
     KMAX = 16               # kicker multisets of up to 15 cards (one deck: at most 12 wings)
@@ -1748,7 +1751,7 @@ cdef Py_ssize_t count_follow(u64 hand, u64 last_cards, u64 last_info, int flags)
     cdef int combo = info_combo(last_info), lo = info_main(last_info) + 1, length = info_length(last_info)
     cdef int k, i, s
     cdef Py_ssize_t n = 1       # pass
-    cdef u64 above = ~((<u64>1 << (4 * lo)) - 1), starts, top_ok
+    cdef u64 above = ~((<u64>1 << (4 * lo)) - 1), starts
     lanes_of(&h, hand, flags)
     if is_bomb_combo(combo):
         if is_top_bomb(last_cards, last_info, flags):
