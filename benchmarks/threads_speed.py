@@ -53,7 +53,7 @@ def model_speedup(r: float, threads: int) -> float:
     size, begin, total = 1.0, 0.0, 0.0
     for _ in range(threads):
         total += size
-        meet = r * size if r * size <= begin else r * (size + begin) / (1 + r)
+        meet = begin if r * size <= begin else r * (size + begin) / (1 + r)
         size, begin = 1.0 - meet, meet
     return total
 

@@ -1499,6 +1499,308 @@ cdef void dz_planes(Gen* g, u64 last_cards, int length) noexcept nogil:
             emit(g, tmp[i].cards, tmp[i].info)
 
 
+# ---------------------------------------------------------------- counting in closed form
+#
+# count_lead (a free lead) and count_follow (an answer) give the number of
+# moves the generator writes for a one-deck position (docs/rules.md §2-3,
+# §9) without walking any of them: everything comes from the hand word's
+# lanes words (bit 4r set when rank r holds >= k cards, k = 1..4), their
+# ranks_in (a popcount) and two tables, CHAINS (chains over a rank mask)
+# and KSETS (kicker multisets).  Sets, bombs and the rocket are popcounts,
+# chains one look-up a kind (a follow's, of one length, a popcount); a
+# trio's single or pair kicker is any other rank holding one or two cards;
+# the kickers of a plane or a four with two are the multisets of `need`
+# cards of the ranks outside the main part where rank r may give up to
+# cap(r) cards (kicker_cap's rule: its count, at most 3, 4 with wing_bomb
+# or kicker_bomb, 1 without kicker_repeat; at most 2 next to a plane
+# without wing_trio_adjacent), less those holding both jokers without
+# jokers_both_kickers: the coefficient of x^need in the product of
+# (1 + x + ... + x^cap(r)).  Wild cards in the hand, two decks, shuttles
+# and DouZero's reading keep the generator's own count (gen_moves with no
+# room).  tests/test_count_lead.py checks both against the written moves.
+
+cdef enum:
+    KMAX = 16               # kicker multisets of up to 15 cards (one deck: at most 12 wings)
+
+cdef extern from *:
+    """
+    #define DDZ_ONES 0x111111111111111ULL       /* one bit a rank nibble (ranks 3..R) */
+    #define DDZ_CHAIN_ONES 0x111111111111ULL    /* ranks 3..A (chains) */
+    #define DDZ_PAIR_ONES 0x1111111111111ULL    /* ranks 3..2 (pairs, trios, quads: no jokers) */
+    #define DDZ_JOKERS 0x110000000000000ULL     /* the small and big joker */
+    """
+    const u64 ONES "DDZ_ONES"
+    const u64 CHAIN_ONES "DDZ_CHAIN_ONES"
+    const u64 PAIR_ONES "DDZ_PAIR_ONES"
+    const u64 JOKERS "DDZ_JOKERS"
+
+# KSETS[c - 1][m][k]: the coefficient of x^k in (1 + x + ... + x^c)^m, the
+# ways to pick k kickers from m ranks that may each give up to c cards.
+cdef int64_t KSETS[4][N_RANKS + 1][KMAX]
+
+
+cdef inline int ranks_in(u64 x) noexcept nogil:
+    """How many ranks a lanes word holds: the multiply sums its 15 bits
+    into the top nibble (no nibble of the running sums exceeds 15)."""
+    return <int>(((x * ONES) >> 56) & 0xF)
+
+
+# CHAINS[m - 2][x]: the chains at least m long (m = 2, 3, 5: planes, pair
+# chains, straights) over the ranks of the 12-bit mask x (ranks 3..A).
+cdef unsigned char CHAINS[4][4096]
+
+
+cdef void _count_fill() noexcept:
+    cdef int c, m, k, i, x, start, length
+    cdef int64_t s
+    for x in range(4096):
+        for m in range(4):
+            CHAINS[m][x] = 0
+        for start in range(12):     # the run of x from start is `length` long
+            length = ddz_ctz(~(<unsigned int>x >> start))
+            for m in range(2, min(length, 5) + 1):
+                CHAINS[m - 2][x] += length - m + 1
+    for c in range(4):
+        for k in range(KMAX):
+            KSETS[c][0][k] = 1 if k == 0 else 0
+        for m in range(1, N_RANKS + 1):
+            for k in range(KMAX):
+                s = 0
+                for i in range(min(k, c + 1) + 1):
+                    s += KSETS[c][m - 1][k - i]
+                KSETS[c][m][k] = s
+
+
+_count_fill()
+
+
+cdef int64_t kicker_sets(int need, int n1, int n2, int n3, int n4) noexcept nogil:
+    """Multisets of `need` kickers from n1 ranks giving at most one card,
+    n2 at most two, n3 at most three and n4 at most four (0 if need < 0)."""
+    cdef int64_t a[KMAX]
+    cdef int64_t s, n = n1 + n2 + n3 + n4
+    cdef int c, m, k, i
+    if need <= 2:   # none; one of n ranks; two ranks, or two of a rank that gives two
+        return 0 if need < 0 else 1 if need == 0 else n if need == 1 else n * (n - 1) // 2 + n - n1
+    for k in range(need + 1):
+        a[k] = KSETS[0][n1][k]
+    for c in range(1, 4):
+        m = n2 if c == 1 else n3 if c == 2 else n4
+        if m == 0:
+            continue
+        for k in range(need, -1, -1):   # a[k] from a[0..k]: in place, highest first
+            s = 0
+            for i in range(k + 1):
+                s += a[i] * KSETS[c][m][k - i]
+            a[k] = s
+    return a[need]
+
+
+cdef struct Lanes:
+    u64 at_least[5]         # at_least[k]: bit 4r set when rank r holds >= k cards (k = 1..4)
+    int most                # the most single kickers a rank may give (kicker_cap)
+    int flags
+
+
+cdef int64_t single_kickers(Lanes* h, int need, u64 main, u64 adjacent) noexcept nogil:
+    """Multisets of `need` single kickers outside the main part's ranks
+    `main` (a lanes word), at most 2 of a rank in `adjacent` (kick_singles)."""
+    cdef u64 q1 = h.at_least[1] & ~main, q2, q3, q4
+    cdef int c1 = ranks_in(q1), c2, c3, c4
+    cdef int64_t n
+    if h.most == 1:
+        c2 = c3 = c4 = 0
+    else:
+        q2 = h.at_least[2] & ~main
+        q3 = h.at_least[3] & ~main & ~adjacent
+        q4 = h.at_least[4] & ~main & ~adjacent if h.most >= 4 else 0
+        c2, c3, c4 = ranks_in(q2), ranks_in(q3), ranks_in(q4)
+        c1, c2, c3 = c1 - c2, c2 - c3, c3 - c4
+    n = kicker_sets(need, c1, c2, c3, c4)
+    if not (h.flags & F_JOKERS_BOTH) and (q1 & JOKERS) == JOKERS:
+        n -= kicker_sets(need - 2, c1 - 2, c2, c3, c4)   # those holding both jokers
+    return n
+
+
+cdef int64_t pair_kickers(Lanes* h, int need, u64 main) noexcept nogil:
+    """Sets of `need` kicker pairs outside `main` (kick_pairs): distinct
+    ranks, or with kicker_bomb up to two pairs of a rank of four."""
+    cdef int c2 = ranks_in(h.at_least[2] & PAIR_ONES & ~main), c4 = 0
+    if h.flags & F_KICKER_BOMB:
+        c4 = ranks_in(h.at_least[4] & PAIR_ONES & ~main)
+    return kicker_sets(need, c2 - c4, c4, 0, 0)
+
+
+cdef inline void lanes_of(Lanes* h, u64 w, int flags) noexcept nogil:
+    """The at-least lanes words of the hand w (one deck: counts 0..4) and
+    the kicker rules of `flags`."""
+    h.flags = flags
+    h.at_least[1] = (w | (w >> 1) | (w >> 2)) & ONES
+    h.at_least[2] = ((w >> 1) | (w >> 2)) & ONES
+    h.at_least[3] = ((w & (w >> 1)) | (w >> 2)) & ONES
+    h.at_least[4] = (w >> 2) & ONES
+    h.most = (4 if flags & (F_KICKER_BOMB | F_WING_BOMB) else 3) if flags & F_KICKER_REPEAT else 1
+
+
+cdef int64_t wings(Lanes* h, int combo, int length, u64 main) noexcept nogil:
+    """The wings of the plane `main` (a lanes word of `length` ranks):
+    `length` single kickers (C_PLANE_SINGLE) or kicker pairs (C_PLANE_PAIR)."""
+    cdef u64 adjacent = 0
+    if combo == C_PLANE_PAIR:
+        return pair_kickers(h, length, main)
+    if not (h.flags & F_WING_TRIO_ADJ):   # RLCard (with_kickers)
+        adjacent = ((main << 4) | (main >> 4)) & CHAIN_ONES & ~main
+    return single_kickers(h, length, main, adjacent)
+
+
+cdef inline unsigned int chain_ranks(u64 x) noexcept nogil:
+    """The lanes word x (ranks 3..A) as a 12-bit rank mask: pairs of lanes,
+    then fours, eights and all twelve gathered side by side."""
+    x = (x | (x >> 3)) & 0x0303030303030303ULL
+    x = (x | (x >> 6)) & 0x000F000F000F000FULL
+    x = (x | (x >> 12)) & 0x000000FF000000FFULL
+    return <unsigned int>((x | (x >> 24)) & 0xFFF)
+
+
+cdef inline Py_ssize_t chains(u64 ranks, int min_len) noexcept nogil:
+    """Chains at least min_len long over `ranks` (a lanes word within 3..A)."""
+    return CHAINS[min_len - 2][chain_ranks(ranks)]
+
+
+cdef Py_ssize_t count_lead(u64 hand, int flags) noexcept nogil:
+    """The number of moves generate writes for a one-deck free lead of
+    `hand` without wild cards (docs/rules.md §2, §9), in closed form (see
+    "counting a free lead")."""
+    cdef Lanes h
+    cdef unsigned int ban = banned_mask(flags)
+    cdef u64 trios, quads, starts, main
+    cdef Py_ssize_t n, n1, n2, n3
+    cdef int s, top, end
+    lanes_of(&h, hand, flags)
+    trios, quads = h.at_least[3] & PAIR_ONES, h.at_least[4] & PAIR_ONES
+    n1, n2, n3 = ranks_in(h.at_least[1]), ranks_in(h.at_least[2] & PAIR_ONES), ranks_in(trios)
+    # Sets, trios with one kicker (any other rank: docs/rules.md §2), bare chains.
+    n = n1 + n2     # singles and pairs cannot be banned
+    if not (ban >> C_TRIO) & 1:
+        n += n3
+    if not (ban >> C_TRIO_SINGLE) & 1:
+        n += n3 * (n1 - 1)
+    if not (ban >> C_TRIO_PAIR) & 1:
+        n += n3 * (n2 - 1)
+    if not (ban >> C_STRAIGHT) & 1:
+        n += chains(h.at_least[1] & CHAIN_ONES, 5)
+    if not (ban >> C_PAIR_CHAIN) & 1:
+        n += chains(h.at_least[2] & CHAIN_ONES, 3)
+    trios &= CHAIN_ONES
+    if trios & (trios >> 4):
+        if not (ban >> C_PLANE) & 1:
+            n += chains(trios, 2)
+        # Planes with wings: each chain of trios (start s, top `top`) with its kickers.
+        starts = trios & (trios >> 4)
+        while starts:
+            s = ddz_ctz64(starts) >> 2
+            starts &= starts - 1
+            end = s + (ddz_ctz64(~(trios >> (4 * s)) & ONES) >> 2)   # one past the run's top
+            for top in range(s + 1, end):
+                main = run_word(s, top - s + 1, 1)
+                if not (ban >> C_PLANE_SINGLE) & 1:
+                    n += wings(&h, C_PLANE_SINGLE, top - s + 1, main)
+                if not (ban >> C_PLANE_PAIR) & 1:
+                    n += wings(&h, C_PLANE_PAIR, top - s + 1, main)
+    if quads:
+        if flags & F_FOUR_TWO:
+            if not (ban >> C_FOUR_TWO_SINGLE) & 1:
+                n += four_two(&h, C_FOUR_TWO_SINGLE, quads)
+            if not (ban >> C_FOUR_TWO_PAIR) & 1:
+                n += four_two(&h, C_FOUR_TWO_PAIR, quads)
+    return n + bombs(&h, ban, -1)
+
+
+cdef int64_t four_two(Lanes* h, int combo, u64 quads) noexcept nogil:
+    """Fours with two singles (C_FOUR_TWO_SINGLE) or two pairs of the quads
+    `quads` (a lanes word)."""
+    cdef int64_t n = 0
+    cdef u64 main
+    while quads:
+        main = quads & (0 - quads)
+        quads ^= main
+        n += single_kickers(h, 2, main, 0) if combo == C_FOUR_TWO_SINGLE else pair_kickers(h, 2, main)
+    return n
+
+
+cdef inline Py_ssize_t bombs(Lanes* h, unsigned int ban, int beat) noexcept nogil:
+    """Bombs and the rocket of power above `beat` (bomb_power; -1: all)."""
+    cdef Py_ssize_t n = 0
+    cdef u64 quads = h.at_least[4] & PAIR_ONES
+    if not (ban >> C_BOMB) & 1 and beat < 16 + R_TWO:   # a bomb of rank r has power 16 + r
+        if beat >= 16:
+            quads &= ~((<u64>1 << (4 * (beat - 15))) - 1)
+        n += ranks_in(quads)
+    if (h.at_least[1] & JOKERS) == JOKERS and beat < 16 * 15:
+        n += 1      # the rocket
+    return n
+
+
+cdef Py_ssize_t count_follow(u64 hand, u64 last_cards, u64 last_info, int flags) noexcept nogil:
+    """The number of moves generate writes for a one-deck hand without wild
+    cards answering (last_cards, last_info) (docs/rules.md §2-3), in closed
+    form: pass, the moves of the same type (and length) with a higher main
+    rank, the bombs and the rocket that beat it."""
+    cdef Lanes h
+    cdef unsigned int ban = banned_mask(flags)
+    cdef int combo = info_combo(last_info), lo = info_main(last_info) + 1, length = info_length(last_info)
+    cdef int k, i, s
+    cdef Py_ssize_t n = 1       # pass
+    cdef u64 above = ~((<u64>1 << (4 * lo)) - 1), starts
+    lanes_of(&h, hand, flags)
+    if is_bomb_combo(combo):
+        if is_top_bomb(last_cards, last_info, flags):
+            return 1
+        return n + bombs(&h, ban, bomb_power(last_cards, last_info, flags))
+    if (ban >> combo) & 1:
+        pass
+    elif combo == C_SINGLE:
+        n += ranks_in(h.at_least[1] & above)
+    elif combo <= C_TRIO:
+        n += ranks_in(h.at_least[combo] & PAIR_ONES & above)
+    elif combo <= C_TRIO_PAIR:
+        n += ranks_in(h.at_least[3] & PAIR_ONES & above) * (
+            ranks_in(h.at_least[1]) - 1 if combo == C_TRIO_SINGLE else ranks_in(h.at_least[2] & PAIR_ONES) - 1)
+    elif combo <= C_PLANE_PAIR:
+        # Chains of exactly `length` units, top rank >= lo: starts >= lo - length + 1.
+        k = 1 if combo == C_STRAIGHT else 2 if combo == C_PAIR_CHAIN else 3
+        if length >= (5 if k == 1 else 3 if k == 2 else 2):
+            starts = h.at_least[k] & CHAIN_ONES
+            for i in range(1, length):
+                starts &= starts >> 4
+            if lo - length + 1 > 0:
+                starts &= ~((<u64>1 << (4 * (lo - length + 1))) - 1)
+            if combo <= C_PLANE:
+                n += ranks_in(starts)
+            else:
+                while starts:
+                    s = ddz_ctz64(starts) >> 2
+                    starts &= starts - 1
+                    n += wings(&h, combo, length, run_word(s, length, 1))
+    elif combo <= C_FOUR_TWO_PAIR and flags & F_FOUR_TWO:
+        n += four_two(&h, combo, h.at_least[4] & PAIR_ONES & above)
+    return n + bombs(&h, ban, -1)
+
+
+cdef inline bint counts_closed(u64 hand, int flags) noexcept nogil:
+    """Whether count_lead / count_follow count this position: one deck, no
+    shuttles, no DouZero reading, no wild card in hand."""
+    cdef int wild = ((flags >> 8) & 0xF) - 1
+    return not (flags & (F_TWO_DECKS | F_SHUTTLE | F_DZ_READ)) and (wild < 0 or count_of(hand, wild) == 0)
+
+
+cdef inline Py_ssize_t count_closed(u64 hand, u64 last_cards, u64 last_info, int flags) noexcept nogil:
+    """count_lead or count_follow (counts_closed holds)."""
+    if info_combo(last_info) == C_PASS:
+        return count_lead(hand, flags)
+    return count_follow(hand, last_cards, last_info, flags)
+
+
 cdef inline bint is_top_bomb(u64 cards, u64 info, int flags) noexcept nogil:
     """The rocket (one deck) or four jokers (two decks): nothing can answer it."""
     if flags & F_TWO_DECKS:
@@ -1513,7 +1815,18 @@ cdef Py_ssize_t generate(u64 hand, u64 last_cards, u64 last_info, int flags,
     last_info's combo C_PASS means a free lead (pass is not legal); otherwise
     pass comes first, then the same type with a higher main rank, then every
     bomb that beats the last move.  After the top bomb only pass is legal.
+    With no room (cap 0) the moves are only counted: in closed form where
+    count_closed applies.
     """
+    if cap == 0 and counts_closed(hand, flags):
+        return count_closed(hand, last_cards, last_info, flags)
+    return gen_moves(hand, last_cards, last_info, flags, out, cap)
+
+
+cdef Py_ssize_t gen_moves(u64 hand, u64 last_cards, u64 last_info, int flags,
+                          MoveRec* out, Py_ssize_t cap) noexcept nogil:
+    """generate() through the generator (counting past cap); the batches'
+    fill calls it directly, so the closed-form dispatch stays out of its loop."""
     cdef Gen g
     cdef int combo = info_combo(last_info), beat
     setup(&g, hand, flags, out, cap)
@@ -1902,8 +2215,9 @@ cdef object adopt_block(object descr, void* data, Py_ssize_t n, Py_ssize_t items
 # With threads, the positions are split into one contiguous part per thread
 # and every thread writes its moves straight into their final place.  Thread
 # t > 0 must first learn where its part starts, that is where part t - 1
-# ends: it counts part t - 1 backwards from its end (no writes: a count
-# costs about COUNT_COST of a generation) while thread t - 1 generates it
+# ends: it counts part t - 1 backwards from its end (no writes, in closed
+# form where count_closed applies: a count costs about count_cost() of a
+# generation) while thread t - 1 generates it
 # forwards from its start, publishing how far it got (every PUBLISH
 # positions, with their offsets from the part's start).  Where they meet,
 # part t - 1's start, the offset thread t - 1 wrote there and what thread t
@@ -1923,7 +2237,16 @@ cdef enum:
     NAP = 20                # microseconds a thread waits before looking again for its start
     PUBLISH = 16            # positions between two reports of a generating thread's progress
 
-cdef double COUNT_COST = 0.5  # a count's share of a generation's time (benchmarks/threads_speed.py)
+# A count's share of a generation's time (CPU time, benchmarks/threads_speed.py):
+cdef double LEAD_COUNT_COST = 0.12   # one-deck leads without wild cards (count_lead)
+cdef double COUNT_COST = 0.5         # any other batch (follows: 0.5 with count_follow)
+
+
+cdef inline double count_cost(const u64* last_cards, int flags) noexcept nogil:
+    """COUNT_COST, or LEAD_COUNT_COST for a batch of leads that count_lead counts."""
+    if last_cards == NULL and not (flags & 0xF00) and counts_closed(0, flags):
+        return LEAD_COUNT_COST
+    return COUNT_COST
 
 
 cdef struct Buf:
@@ -1960,14 +2283,22 @@ cdef Py_ssize_t fill(Buf* b, Py_ssize_t total, const u64* hands, const u64* last
     for i in range(lo, hi):
         if last_cards != NULL:
             lc, li = last_cards[i], last_info[i]
-        got = generate(hands[i], lc, li, flags, b.p + total, b.cap - total)
+        got = gen_moves(hands[i], lc, li, flags, b.p + total, b.cap - total)
         if got > b.cap - total:
             if not buf_reserve(b, total + got + (hi - i) * 64, total):
                 return -1
-            generate(hands[i], lc, li, flags, b.p + total, b.cap - total)
+            gen_moves(hands[i], lc, li, flags, b.p + total, b.cap - total)
         total += got
         off[i + 1] = total
     return total
+
+
+cdef inline Py_ssize_t count_only(u64 hand, u64 last_cards, u64 last_info, int flags) noexcept nogil:
+    """A position's number of moves, nothing written: in closed form
+    (count_closed) where it applies, else the generator with no room."""
+    if counts_closed(hand, flags):
+        return count_closed(hand, last_cards, last_info, flags)
+    return gen_moves(hand, last_cards, last_info, flags, NULL, 0)
 
 
 cdef Py_ssize_t count_range(const u64* hands, const u64* last_cards, const u64* last_info, int flags,
@@ -1975,8 +2306,8 @@ cdef Py_ssize_t count_range(const u64* hands, const u64* last_cards, const u64* 
     """Moves of positions lo..hi-1 (into out[i] when out is not NULL); returns their sum."""
     cdef Py_ssize_t i, n, total = 0
     for i in range(lo, hi):
-        n = generate(hands[i], last_cards[i] if last_cards != NULL else 0,
-                     last_info[i] if last_cards != NULL else 0, flags, NULL, 0)
+        n = count_only(hands[i], last_cards[i] if last_cards != NULL else 0,
+                       last_info[i] if last_cards != NULL else 0, flags)
         if out != NULL:
             out[i] = n
         total += n
@@ -2020,8 +2351,8 @@ cdef Py_ssize_t part_start(Job* j, int t) noexcept nogil:
                 PyThread_acquire_lock_timed(j.nap, NAP, 0)
                 continue
         q -= 1
-        counted += generate(j.hands[q], j.last_cards[q] if j.last_cards != NULL else 0,
-                            j.last_info[q] if j.last_cards != NULL else 0, j.flags, NULL, 0)
+        counted += count_only(j.hands[q], j.last_cards[q] if j.last_cards != NULL else 0,
+                              j.last_info[q] if j.last_cards != NULL else 0, j.flags)
 
 
 cdef void part_work(Job* j, int t) noexcept nogil:
@@ -2120,7 +2451,7 @@ cdef class _Batch:
         cdef int t
         cdef Py_ssize_t i
         cdef bint started[64]
-        cdef double size, begin, meet, total
+        cdef double size, begin, meet, total, cost = count_cost(j.last_cards, j.flags)
         cdef double sizes[64]
         j.nchunks = (j.n + CHUNK - 1) // CHUNK
         threads = <int>min(threads, j.nchunks, 64)
@@ -2148,16 +2479,15 @@ cdef class _Batch:
                 raise MemoryError()
             self.nparts = threads
             # Part sizes for all threads to finish at time 1 (a generation
-            # takes 1 a position, a count COUNT_COST): thread t starts
+            # takes 1 a position, a count `cost`): thread t starts
             # generating when its count backwards through part t - 1 meets
             # thread t - 1, which started generating at `begin`.
             size, begin, total = 1.0, 0.0, 0.0
             for t in range(threads):
                 sizes[t] = size
                 total += size
-                meet = COUNT_COST * size
-                if meet > begin:
-                    meet = COUNT_COST * (size + begin) / (1.0 + COUNT_COST)
+                meet = cost * size  # counted it all before thread t - 1 starts: wait for it
+                meet = cost * (size + begin) / (1.0 + cost) if meet > begin else begin
                 size, begin = 1.0 - meet, meet
             size = 0.0
             for t in range(threads):
