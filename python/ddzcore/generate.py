@@ -18,7 +18,7 @@ from . import _kernel
 from ._movelist import _count, _moves, _moves_array
 from .cards import Hand, _check_word
 from .errors import InvalidArgumentError, InvalidCardsError, InvalidMoveError
-from .moves import MOVE_DTYPE, Move, MoveList, _words_ok
+from .moves import MOVE_DTYPE, Move, MoveList, _record_ok
 from .rules import Rules
 
 __all__ = [
@@ -112,8 +112,9 @@ def count_moves(hand: HandLike, last: LastLike = None, rules: Rules | str | None
 
 
 def _last_codes(last: LastLike, rules: Rules) -> tuple[int, int]:
-    """The kernel record of the move to beat; (0, 0) for a free lead.  The
-    kernel checks that the record is a valid reading under the rules."""
+    """The kernel record of the move to beat; (0, 0) for a free lead.
+    Raises ``InvalidMoveError`` for a move that is no valid reading under
+    ``rules`` (a forged ``Move`` included) and for a pass."""
     if last is None:
         return 0, 0
     if type(last) is Move:
@@ -122,8 +123,9 @@ def _last_codes(last: LastLike, rules: Rules) -> tuple[int, int]:
         return 0, 0
     else:
         move = Move.parse(last, rules)
-    if not _words_ok(move):
-        raise InvalidMoveError(f"the move to beat {move} is no move: its record is not two card/info words")
+    if not _record_ok(move, rules):  # a Move forged with object.__new__ or another game's rules
+        raise InvalidMoveError(f"the move to beat {move} is no move under {rules!r}: its record is not a valid "
+                               f"reading (docs/rules.md §2)")
     if move.is_pass:
         raise InvalidMoveError("the move to beat cannot be a pass; give last=None for a free lead")
     return move._cards, move._info
@@ -148,8 +150,12 @@ def hands_array(hands: Iterable[HandLike], rules: Rules | str | None = None) -> 
 
 
 def moves_array(moves: Iterable[LastLike], rules: Rules | str | None = None) -> np.ndarray:
-    """A ``MOVE_DTYPE`` array from moves or move text (``None`` or ``""`` = free lead, all zero).
-    Raises ``InvalidMoveError`` naming a bad move."""
+    """A ``MOVE_DTYPE`` array of shape ``(n,)`` from moves or move text
+    (``None`` or ``""`` = free lead, all zero).  Raises ``InvalidMoveError``
+    naming a bad move: text with no valid reading, a pass, or a ``Move``
+    whose record is not a valid reading under ``rules`` (docs/rules.md §2;
+    one forged around the checks, or read under other rules);
+    ``InvalidRulesError`` for bad ``rules``."""
     rules = Rules.coerce(rules)
     codes = [_last_codes(m, rules) for m in _items(moves, "lasts", InvalidMoveError)]
     return np.array(codes, dtype=MOVE_DTYPE).reshape(len(codes))
