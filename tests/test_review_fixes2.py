@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from ddzcore import MOVE_DTYPE, FiveGame, Game, Move, Rules, moves_array
-from ddzcore.errors import InvalidMoveError, RecordError
+from ddzcore.errors import IllegalActionError, IllegalMoveError, InvalidMoveError, RecordError
+from ddzcore.game.settlement import FiveSettlement, Settlement
 
 
 def _forged(cards: Any, info: Any) -> Move:
@@ -167,3 +168,25 @@ def test_a_subclass_game_unpickled_from_bytes_with_a_changed_attribute_name_is_r
     assert b"zzzzz" in data
     with pytest.raises(RecordError):
         pickle.loads(data.replace(b"zzzzz", b"_hist"))
+
+
+# -- docstrings name the errors raised ---------------------------------------------------------
+
+def test_action_id_raises_what_its_docstring_says() -> None:
+    g = Game(seed=1)
+    doc = Game.action_id.__doc__ or ""
+    with pytest.raises(IllegalMoveError) as e:
+        g.action_id(Move("33333", Rules(decks=2)))  # a two-deck bomb: not in the one-deck action space
+    assert type(e.value) is IllegalMoveError and "``IllegalMoveError`` for a move outside" in doc
+    with pytest.raises(IllegalActionError):
+        Game(Rules(laizi=True), seed=1).action_id(Move("3"))
+    with pytest.raises(InvalidMoveError):
+        g.action_id("no such action")
+
+
+@pytest.mark.parametrize("cls", [Settlement, FiveSettlement])
+@pytest.mark.parametrize("bad", [{}, {"multiplier": {}}, [], {"multiplier": []}, None])
+def test_settlement_from_dict_raises_record_error(cls: Any, bad: Any) -> None:
+    with pytest.raises(RecordError):
+        cls.from_dict(bad)
+    assert "RecordError" in (cls.from_dict.__doc__ or "")

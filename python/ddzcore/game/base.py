@@ -490,8 +490,10 @@ class GameBase(GameCore):
         action's value, or ``MOVE_ID_BASE`` + the move's index in the action
         space (with five players × 3, + the marked-face cards it plays).  The
         same for every game under the same move rules.  Raises
-        ``IllegalActionError`` for a move outside the action space, and for
-        any move in a laizi game (flow actions keep their ids)."""
+        ``IllegalMoveError`` for a move outside the action space (a forged
+        ``Move`` included), its subclass ``IllegalActionError`` for any move
+        in a laizi game (flow actions keep their ids), and
+        ``InvalidMoveError`` for anything that is no action."""
         if isinstance(action, Move):
             k = getattr(action, "marked", 0) if self._ID_STRIDE > 1 else 0
             return MOVE_ID_BASE + self._ID_STRIDE * self._space().index(action) + k
