@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from ddzcore import MOVE_DTYPE, FiveGame, Game, Move, Rules, moves_array
+from ddzcore import MOVE_DTYPE, FiveGame, Game, Move, Rules, legal_moves_batch, moves_array
 from ddzcore.errors import IllegalActionError, IllegalMoveError, InvalidMoveError, RecordError
 from ddzcore.game.settlement import FiveSettlement, Settlement
 
@@ -190,3 +190,14 @@ def test_settlement_from_dict_raises_record_error(cls: Any, bad: Any) -> None:
     with pytest.raises(RecordError):
         cls.from_dict(bad)
     assert "RecordError" in (cls.from_dict.__doc__ or "")
+
+
+# -- legal_moves_batch documents what a too-small out holds afterwards ------------------------
+
+def test_a_too_small_out_is_written_into_as_documented() -> None:
+    out = np.zeros(3, dtype=MOVE_DTYPE)
+    moves, offsets = legal_moves_batch(["33445566", "345678"], out=out)
+    assert len(moves) > len(out) and not np.shares_memory(moves, out)
+    assert out.tolist() != [(0, 0)] * 3  # written into, as the docstring says
+    doc = " ".join((legal_moves_batch.__doc__ or "").split())
+    assert "A too-small ``out`` is written into" in doc

@@ -219,7 +219,10 @@ def legal_moves_batch(hands: "np.ndarray | Sequence[HandLike]",
     overwritten), which saves allocating and faulting in fresh memory on
     every call.  Without ``out`` (or when it is too small) the moves go to a
     block grown in place and handed to NumPy without a copy (peak memory
-    about the output's size).  ``rules``: a ``Rules`` or a preset name.
+    about the output's size).  A too-small ``out`` is written into before
+    the moves outgrow it: afterwards its contents are unspecified (some of
+    the moves, not a result to read; ``moves`` is not a view of it), so
+    pass an ``out`` you can overwrite.  ``rules``: a ``Rules`` or a preset name.
     ``threads``: threads (int >= 1) generating chunks of positions in
     parallel; the result is identical for any number.
     Raises ``InvalidCardsError`` / ``InvalidMoveError`` naming the first bad
