@@ -11,8 +11,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from ddzcore import MOVE_DTYPE, FiveGame, Game, Move, Rules, legal_moves_batch, moves_array
-from ddzcore.errors import IllegalActionError, IllegalMoveError, InvalidMoveError, RecordError
+from ddzcore import (MOVE_DTYPE, FiveGame, Game, Hand, MarkedMove, Move, PlayState, Rules, classify, count_moves, hands_array,
+                     hint, legal_moves, legal_moves_array, legal_moves_batch, min_plays, moves_array, solve)
+from ddzcore.game.records import action_text
+from ddzcore.errors import DdzError, IllegalActionError, IllegalMoveError, InvalidCardsError, InvalidMoveError, RecordError
 from ddzcore.game.settlement import FiveSettlement, Settlement
 
 
@@ -201,3 +203,122 @@ def test_a_too_small_out_is_written_into_as_documented() -> None:
     assert out.tolist() != [(0, 0)] * 3  # written into, as the docstring says
     doc = " ".join((legal_moves_batch.__doc__ or "").split())
     assert "A too-small ``out`` is written into" in doc
+
+
+# -- forged Hands and MarkedMoves get typed errors (docs/rules.md §1, §8) ----------------------
+
+_UNSET = object()
+
+
+def _forged_hand(word: Any = _UNSET, decks: Any = _UNSET) -> Hand:
+    h = object.__new__(Hand)
+    if word is not _UNSET:
+        h._word = word
+    if decks is not _UNSET:
+        h._decks = decks
+    return h
+
+
+FORGED_HANDS = {
+    "unset": (_UNSET, _UNSET),
+    "no decks": (Hand("33").word, _UNSET),
+    "text word": ("33", 1),
+    "float word": (3.0, 1),
+    "negative": (-1, 1),
+    "too big": (1 << 64, 1),
+    "five threes": (5, 1),
+    "decks 7": (Hand("33").word, 7),
+    "decks text": (Hand("33").word, "1"),
+}
+
+HAND_ENTRIES: dict[str, Any] = {
+    "len": len, "word": lambda h: h.word, "decks": lambda h: h.decks, "count": lambda h: h.count("3"),
+    "iter": list, "bool": bool, "hash": hash, "eq": lambda h: h == Hand("33"), "eq other": lambda h: Hand("33") == h,
+    "le": lambda h: h <= Hand("345"), "ge": lambda h: Hand("345") >= h, "in": lambda h: h in Hand("345"),
+    "add": lambda h: Hand("345") + h, "radd": lambda h: h + Hand("345"), "sub": lambda h: Hand("345") - h,
+    "Hand(h)": Hand, "pickle": pickle.dumps,
+    "legal_moves": legal_moves, "legal_moves_array": legal_moves_array, "count_moves": count_moves,
+    "legal_moves following": lambda h: legal_moves(h, "4"), "hands_array": lambda h: hands_array([h]),
+    "legal_moves_batch": lambda h: legal_moves_batch([h]), "classify": classify,
+    "Move.from_parts": lambda h: Move.from_parts(h, "pair", "3", 1),
+    "Game.endgame": lambda h: Game.endgame([h, "4", "5"], 0), "PlayState": lambda h: PlayState([h, "4", "5"], 0, 0),
+    "min_plays": min_plays, "solve": lambda h: solve([h, "4", "5"]), "hint": lambda h: hint(h, playouts=0),
+}
+
+
+_METHODS = ("len", "word", "decks", "count", "iter", "bool", "hash", "eq", "eq other", "le", "ge", "in", "pickle")
+
+
+@pytest.mark.parametrize("entry", list(HAND_ENTRIES))
+def test_a_forged_hand_gets_invalid_cards_error(entry: str) -> None:
+    for name, fields in FORGED_HANDS.items():
+        h = _forged_hand(*fields)
+        assert isinstance(str(h), str) and isinstance(repr(h), str)  # errors can name it
+        if name == "five threes" and entry in _METHODS:
+            continue  # a word two decks hold: the hand's own methods read it, one-deck rules refuse it
+        # a word two decks hold is Hand("33333", decks=2)'s: refused as that is (hint: IllegalActionError)
+        with pytest.raises(DdzError if name == "five threes" else InvalidCardsError):
+            HAND_ENTRIES[entry](h)
+
+
+def test_a_forged_hand_with_a_good_word_still_counts_and_good_hands_are_unchanged() -> None:
+    assert legal_moves(_forged_hand(Hand("33").word, 1)) == legal_moves("33")
+    assert Hand("33") + Hand("4") == Hand("334") and Hand("3345") - "34" == Hand("35")
+    assert len(Hand("33", decks=2)) == 2 and Hand("33").decks == 1 and hash(Hand("3")) == hash(Hand("3"))
+
+
+def _forged_marked(cards: Any = _UNSET, info: Any = _UNSET, marked: Any = _UNSET) -> MarkedMove:
+    m = object.__new__(MarkedMove)
+    for k, v in (("_cards", cards), ("_info", info), ("_marked", marked)):
+        if v is not _UNSET:
+            setattr(m, k, v)
+    m._rules = None
+    return m
+
+
+_THREE = Move("3|single|3|1", Rules(decks=2)).codes
+FORGED_MARKED = {
+    "unset": (_UNSET, _UNSET, _UNSET),
+    "no count": (*_THREE, _UNSET),
+    "count text": (*_THREE, "1"),
+    "count 5": (*_THREE, 5),
+    "count bool": (*_THREE, True),
+    "junk cards": ("3", _THREE[1], 1),
+    "a pass": (0, 0, 1),
+}
+
+
+def _five_in_play() -> FiveGame:
+    g = FiveGame(seed=1)
+    rng = np.random.default_rng(1)
+    while g.phase.name != "PLAY":
+        legal = g.legal_actions()
+        g.apply(legal[int(rng.integers(len(legal)))])
+    g._face[g.current_player()] = 1  # the seat holds a marked-face card whose play matters
+    g._revealed = False
+    return g
+
+
+@pytest.mark.parametrize("name", list(FORGED_MARKED))
+def test_a_forged_marked_move_gets_typed_errors(name: str) -> None:
+    m = _forged_marked(*FORGED_MARKED[name])
+    assert isinstance(str(m), str) and isinstance(repr(m), str) and isinstance(hash(m), int)
+    if name != "count bool":  # True == 1
+        assert m != MarkedMove(Move("3|single|3|1", Rules(decks=2)), 1)
+    for read in (lambda: m.marked, lambda: m.move, lambda: pickle.dumps(m)):
+        with pytest.raises(InvalidMoveError):
+            read()
+    g = _five_in_play()
+    before = g.copy()
+    with pytest.raises(IllegalMoveError):
+        g.apply(m)
+    with pytest.raises((InvalidMoveError, IllegalMoveError)):
+        g.push(m)
+    with pytest.raises(InvalidMoveError):
+        g.action_id(m)
+    assert g == before and g.history == before.history
+    if name in ("unset", "junk cards"):
+        with pytest.raises(InvalidMoveError):
+            action_text(0, m)
+        with pytest.raises(InvalidMoveError):
+            MarkedMove(m, 1)

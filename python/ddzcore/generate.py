@@ -17,6 +17,7 @@ import numpy as np
 from . import _kernel
 from ._movelist import _count, _moves, _moves_array
 from .cards import Hand, _check_word
+from .cards import _hand_word as _checked_hand_word
 from .errors import InvalidArgumentError, InvalidCardsError, InvalidMoveError
 from .moves import MOVE_DTYPE, Move, MoveList, _record_ok
 from .rules import Rules
@@ -35,13 +36,14 @@ HandLike = Union[Hand, str, int]
 LastLike = Union[Move, str, None]
 
 _STANDARD = Rules()
+#: What a fast path meets in a ``Hand`` or ``Move`` forged around the checks
+#: (a field unset, of the wrong type, out of range); the checked path then names it.
+_FORGED = (AttributeError, TypeError, OverflowError)
 
 
 def _hand_word(hand: HandLike, rules: Rules) -> int:
-    if type(hand) is Hand and hand._decks <= rules.decks:
-        return hand._word
     if isinstance(hand, Hand):
-        return _check_word(hand.word, rules.decks, hand)
+        return _checked_hand_word(hand, rules.decks)
     if isinstance(hand, str):
         return Hand(hand, decks=rules.decks).word
     if isinstance(hand, (int, np.integer)) and not isinstance(hand, bool):
@@ -54,15 +56,15 @@ def _position(hand: HandLike, last: LastLike, rules: Rules | str | None) -> tupl
     and the ``Rules`` of the public arguments; raises the typed errors (the
     kernel checks the words against the rules)."""
     rules = _STANDARD if rules is None else rules if type(rules) is Rules else Rules.coerce(rules)
-    if type(hand) is Hand and hand._decks <= rules.decks:
-        if last is None:
-            return hand._word, 0, 0, rules._flags, rules  # type: ignore[attr-defined]
-        if type(last) is Move:
-            try:
-                if last._info:
+    if type(hand) is Hand:
+        try:
+            if hand._decks <= rules.decks and not hand._word >> 60:  # a word the kernel reads (it checks the counts)
+                if last is None:
+                    return hand._word, 0, 0, rules._flags, rules  # type: ignore[attr-defined]
+                if type(last) is Move and last._info:
                     return hand._word, last._cards, last._info, rules._flags, rules  # type: ignore[attr-defined]
-            except AttributeError:  # a Move forged with object.__new__, its record unset: refused below
-                pass
+        except _FORGED:  # a Hand or Move forged around the checks: refused below
+            pass
     lc, li = _last_codes(last, rules)
     return _hand_word(hand, rules), lc, li, rules.flags, rules
 
@@ -83,16 +85,16 @@ def legal_moves(hand: HandLike, last: LastLike = None, rules: Rules | str | None
     """
     if rules is None:
         rules = _STANDARD
-    if type(hand) is Hand and type(rules) is Rules and hand._decks <= rules.decks:  # _position's fast path, inlined
-        if last is None:
-            return _moves(MoveList, hand._word, 0, 0, rules._flags, rules, hand, None)  # type: ignore[attr-defined]
-        if type(last) is Move:
-            try:
-                if last._info:
+    if type(hand) is Hand and type(rules) is Rules:  # _position's fast path, inlined
+        try:
+            if hand._decks <= rules.decks and not hand._word >> 60:
+                if last is None:
+                    return _moves(MoveList, hand._word, 0, 0, rules._flags, rules, hand, None)  # type: ignore[attr-defined]
+                if type(last) is Move and last._info:
                     return _moves(MoveList, hand._word, last._cards, last._info, rules._flags,  # type: ignore[attr-defined]
                                   rules, hand, last)
-            except AttributeError:  # a Move forged with object.__new__, its record unset: refused below
-                pass
+        except _FORGED:  # a Hand or Move forged around the checks: refused below
+            pass
     h, lc, li, flags, r = _position(hand, last, rules)
     return _moves(MoveList, h, lc, li, flags, r, hand, last)
 

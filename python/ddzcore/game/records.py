@@ -58,10 +58,10 @@ from typing import Any, Union
 import numpy as np
 
 from ..cards import RANK_CHARS, Card
-from ..errors import DdzError, RecordError, record_errors
+from ..errors import DdzError, InvalidMoveError, RecordError, record_errors
 from .five import FiveAction, FiveGame, MarkedMove
 from .three import Action, Game
-from ..moves import PASS, Move
+from ..moves import PASS, Move, _words_ok
 from ..rules import ROOM_DEFAULTS, Rules
 from .settlement import FiveSettlement, Room, Settlement
 
@@ -77,8 +77,12 @@ OLD_VERSIONS = (1,)
 
 
 def action_text(seat: int, action: "Action | FiveAction | Move") -> str:
-    """One action as record text, ``"SEAT TEXT"`` (``"2 33|pair|3|1"``, ``"0 call"``)."""
+    """One action as record text, ``"SEAT TEXT"`` (``"2 33|pair|3|1"``, ``"0 call"``).
+    Raises ``InvalidMoveError`` for a ``Move`` whose record is not two
+    card/info words (forged around its checks)."""
     if isinstance(action, Move):
+        if not _words_ok(action):
+            raise InvalidMoveError(f"{action} is no move: its record is not two card/info words")
         return f"{seat} {'pass' if action.is_pass else str(action)}"
     return f"{seat} {action}"
 
