@@ -11,10 +11,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from ddzcore import (MOVE_DTYPE, FiveGame, Game, Hand, MarkedMove, Move, PlayState, Rules, classify, count_moves, hands_array,
-                     hint, legal_moves, legal_moves_array, legal_moves_batch, min_plays, moves_array, solve)
+from ddzcore import (MOVE_DTYPE, FiveGame, Game, Hand, MarkedMove, Move, PlayState, Rules, action_space, classify,
+                     count_moves, hands_array, hint, legal_moves, legal_moves_array, legal_moves_batch, min_plays,
+                     moves_array, solve)
+from ddzcore.errors import (DdzError, IllegalActionError, IllegalMoveError, InvalidArgumentError, InvalidCardsError,
+                            InvalidMoveError, MoveIndexError, RecordError)
 from ddzcore.game.records import action_text
-from ddzcore.errors import DdzError, IllegalActionError, IllegalMoveError, InvalidCardsError, InvalidMoveError, RecordError
 from ddzcore.game.settlement import FiveSettlement, Settlement
 
 
@@ -322,3 +324,58 @@ def test_a_forged_marked_move_gets_typed_errors(name: str) -> None:
             action_text(0, m)
         with pytest.raises(InvalidMoveError):
             MarkedMove(m, 1)
+
+
+# -- an int read through __index__ gets InvalidArgumentError, chained (ddzcore._errors.as_index) --
+
+class _RaisingIndex:
+    """An int-like whose ``__index__`` (and ``__int__``) raise an error of their own."""
+
+    def __index__(self) -> int:
+        raise RuntimeError("no index today")
+
+    def __int__(self) -> int:
+        raise RuntimeError("no int today")
+
+
+INT_ARGUMENTS: dict[str, Any] = {
+    "MoveList[i]": lambda v: legal_moves("3456")[v],
+    "MoveList[i:]": lambda v: legal_moves("3456")[v:],
+    "Game(seed)": lambda v: Game(seed=v),
+    "FiveGame(seed)": lambda v: FiveGame(seed=v),
+    "action_space(max_cards)": lambda v: action_space(max_cards=v),
+    "move record word": lambda v: legal_moves(Hand("3456789"), Move._from_codes(Move("3").codes[0], v)),
+    "move record word (array)": lambda v: legal_moves_array(Hand("3456789"), Move._from_codes(v, v)),
+}
+
+
+@pytest.mark.parametrize("entry", list(INT_ARGUMENTS))
+def test_a_raising_index_gets_a_typed_error_chained_from_it(entry: str) -> None:
+    with pytest.raises(DdzError) as e:
+        INT_ARGUMENTS[entry](_RaisingIndex())
+    assert isinstance(e.value.__cause__, RuntimeError) and "today" in str(e.value.__cause__)
+    expected = InvalidMoveError if entry.startswith("move record") else InvalidArgumentError
+    assert isinstance(e.value, expected)
+
+
+@pytest.mark.parametrize("entry", [e for e in INT_ARGUMENTS if not e.startswith("move record")])
+def test_non_integers_get_invalid_argument_error(entry: str) -> None:
+    for bad in ("1", 1.0, [1]) if entry.endswith(":]") else ("1", 1.0, True, [1]):  # a slice takes bools, as a list's
+        with pytest.raises(InvalidArgumentError):
+            INT_ARGUMENTS[entry](bad)
+
+
+def test_integers_of_any_type_still_read() -> None:
+    moves = legal_moves("3456")
+    assert moves[np.int64(1)] == moves[1] and moves[-1] == moves[len(moves) - 1]
+    assert list(moves[np.int8(1):]) == list(moves)[1:]
+    with pytest.raises(MoveIndexError):  # an IndexError too, as for a list
+        moves[len(moves)]
+    with pytest.raises(IndexError):
+        moves[-10 ** 30]
+    assert Game(seed=np.uint32(3)) == Game(seed=3) and FiveGame(seed=np.int64(3)) == FiveGame(seed=3)
+    with pytest.raises(InvalidArgumentError):
+        Game(seed=-1)
+    assert len(action_space(max_cards=np.int16(20))) == len(action_space())
+    with pytest.raises(InvalidArgumentError):
+        action_space(max_cards=-1)

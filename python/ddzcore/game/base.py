@@ -29,6 +29,7 @@ import numpy as np
 from .. import _kernel
 from .._gamecore import CORE_FIELDS, GameCore
 from ..cards import Hand
+from .._errors import as_index
 from ..errors import AmbiguousMoveError, IllegalActionError, InvalidArgumentError, InvalidMoveError, RecordError
 from ..generate import legal_moves
 from ..moves import PASS, ActionSpace, Combo, Move, MoveList, action_space, classify
@@ -99,6 +100,21 @@ def _parse_enum(cls: Any, text: Any, ints: Any, aliases: dict[str, Any], what: s
         except KeyError:
             pass
     raise InvalidMoveError(f"{text!r} is not {what}; one of: {' '.join(str(a) for a in cls)}")
+
+
+def generator(seed: object) -> np.random.Generator:
+    """The random generator of a game's ``seed``: a ``numpy.random.Generator``
+    itself, else one seeded with ``seed`` (``None``: fresh entropy; an int
+    >= 0 read through ``__index__``).  Raises ``InvalidArgumentError`` naming
+    a bad seed (chained from what reading it raised)."""
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if seed is None:
+        return np.random.default_rng()
+    value = as_index(seed, "seed")
+    if value < 0:
+        raise InvalidArgumentError(f"seed must be an int >= 0 or a numpy.random.Generator, not {seed!r}")
+    return np.random.default_rng(value)
 
 
 def check_seat(player: object, players: int) -> int:

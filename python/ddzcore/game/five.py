@@ -88,7 +88,7 @@ from ..generate import legal_moves
 from ..moves import PASS, Combo, Move, MoveList, _record_ok, _words_ok
 from ..rules import Rules
 from .._gamecore import deal_perm
-from .base import GameBase, _hand, _ncards, _parse_enum, check_room_beans
+from .base import GameBase, _hand, _ncards, _parse_enum, check_room_beans, generator
 from .settlement import FiveMultiplier, FiveSettlement, Room, settle_five, settle_five_escape
 
 __all__ = ["FivePhase", "FiveAction", "MarkedMove", "FiveObservation", "FiveGame"]
@@ -364,7 +364,7 @@ class FiveGame(GameBase):
 
     Raises ``InvalidDealError`` for a bad deal or marked card, and
     ``InvalidRulesError`` / ``InvalidArgumentError`` for other bad arguments (rules not two-deck or laizi,
-    beans not five ints).
+    beans not five ints, a seed that is not an int >= 0 or a Generator).
     """
 
     __slots__ = ("_dealt", "_marked", "_mrank", "_open", "_hidden", "_face", "_revealed", "_how", "_revealer",
@@ -396,7 +396,7 @@ class FiveGame(GameBase):
         self._rules = self._prules = rules
         self._flags = rules.flags
         self._room = room
-        rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        rng = generator(seed)
         draw: Optional[float] = None  # the draw after the deal's permutation (the marked card's)
         if deal is None:
             if marked is not None:
