@@ -625,9 +625,12 @@ class GameBase(GameCore):
         raise NotImplementedError
 
     # -- pickling: through the record (``ddzcore.game.records``, "pickling") ---------------------
+    #: ``__reduce__``'s work, ``records._pickled``: set by that module (which imports the games, so
+    #: they cannot import it back; ``import ddzcore`` loads it).
+    _PICKLER: Callable[[Any], tuple[Any, ...]]
+
     def __reduce__(self) -> tuple[Any, ...]:
-        from .records import _pickled  # records imports the games, so not at the top
-        return _pickled(self)  # type: ignore[arg-type]  # every game is a Game or a FiveGame
+        return self._PICKLER(self)
 
     @classmethod
     def _game_class(cls) -> type:

@@ -59,6 +59,7 @@ import numpy as np
 
 from ..cards import RANK_CHARS, Card
 from ..errors import DdzError, InvalidMoveError, RecordError, record_errors
+from .base import GameBase
 from .five import FiveAction, FiveGame, MarkedMove
 from .three import Action, Game
 from ..moves import PASS, Move, _words_ok
@@ -457,8 +458,9 @@ def _replay_five(record: dict[str, Any], check: bool = True) -> FiveGame:
 
 # -- pickling: a game travels as its record --------------------------------------------
 #
-# ``Game`` and ``FiveGame`` pickle (``GameBase.__reduce__`` calls ``_pickled``
-# here: this module imports the games, which import it only when pickling)
+# ``Game`` and ``FiveGame`` pickle (``GameBase.__reduce__`` calls ``_pickled``,
+# set below as ``GameBase._PICKLER``: this module imports the games, which
+# import nothing back; ``import ddzcore`` loads it)
 # as their record (``to_record``) plus what a
 # record leaves out but later play needs: the deals a three-player game was
 # given (or dealt before an undo) beyond the current one, and its random
@@ -543,3 +545,6 @@ def _unpickle(record: dict[str, Any], rng: Any, digest: str, cls: Any = None) ->
     if not isinstance(digest, str) or _digest(game, later, rng, cls) != digest:
         raise RecordError("the unpickled game differs from the pickled one (a pickle changed after it was made)")
     return game if cls is None else game._copy_as(cls)  # type: ignore[no-any-return]
+
+
+GameBase._PICKLER = staticmethod(_pickled)
