@@ -376,6 +376,7 @@ def test_integers_of_any_type_still_read() -> None:
     assert Game(seed=np.uint32(3)) == Game(seed=3) and FiveGame(seed=np.int64(3)) == FiveGame(seed=3)
     with pytest.raises(InvalidArgumentError):
         Game(seed=-1)
+    assert Game(seed=np.random.SeedSequence(3)) == Game(seed=np.random.PCG64(np.random.SeedSequence(3)))
     assert len(action_space(max_cards=np.int16(20))) == len(action_space())
     with pytest.raises(InvalidArgumentError):
         action_space(max_cards=-1)

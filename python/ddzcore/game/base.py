@@ -104,13 +104,14 @@ def _parse_enum(cls: Any, text: Any, ints: Any, aliases: dict[str, Any], what: s
 
 def generator(seed: object) -> np.random.Generator:
     """The random generator of a game's ``seed``: a ``numpy.random.Generator``
-    itself, else one seeded with ``seed`` (``None``: fresh entropy; an int
-    >= 0 read through ``__index__``).  Raises ``InvalidArgumentError`` naming
-    a bad seed (chained from what reading it raised)."""
+    itself, else one seeded with ``seed`` (``None``: fresh entropy; a NumPy
+    ``SeedSequence`` or bit generator; an int >= 0 read through
+    ``__index__``).  Raises ``InvalidArgumentError`` naming a bad seed
+    (chained from what reading it raised)."""
     if isinstance(seed, np.random.Generator):
         return seed
-    if seed is None:
-        return np.random.default_rng()
+    if seed is None or isinstance(seed, (np.random.SeedSequence, np.random.BitGenerator)):
+        return np.random.default_rng(seed)
     value = as_index(seed, "seed")
     if value < 0:
         raise InvalidArgumentError(f"seed must be an int >= 0 or a numpy.random.Generator, not {seed!r}")
