@@ -11,7 +11,6 @@ of the pickle itself."""
 from __future__ import annotations
 
 import copy
-import copyreg
 import pickle
 from typing import Any
 
@@ -175,8 +174,8 @@ def _in_play(seed: int = 0) -> Game:
 
 
 def _reduce(game: Any) -> Any:
-    """What pickling a game calls (``copyreg``'s reducer): ``(_unpickle, args)``."""
-    return copyreg.dispatch_table[type(game)](game)
+    """What pickling a game calls (``__reduce__``): ``(_unpickle, args)``."""
+    return game.__reduce__()
 
 
 def _tampered(game: Any, change: Any) -> Any:

@@ -107,7 +107,7 @@ DECK_WORDS = {1: sum(4 << (4 * r) for r in range(13)) + (1 << 52) + (1 << 56),  
 _LO, _HI = 0x0F0F0F0F0F0F0F0F, 0x8080808080808080
 
 
-def _check_word(word: int, decks: int, what: object) -> int:
+def _check_word(word: object, decks: int, what: object) -> int:
     """``word`` when it is a card word the deck(s) hold (docs/rules.md §1),
     else ``InvalidCardsError`` naming ``what`` (and the rank over its limit)."""
     if not isinstance(word, int) or isinstance(word, bool) or word < 0 or word >> 60:
@@ -117,6 +117,21 @@ def _check_word(word: int, decks: int, what: object) -> int:
             & _HI == _HI:
         return word
     return _pack(_unpack(word), decks, what)  # raises, naming the rank (or the bad decks)
+
+
+def _hand_word(hand: "Hand", decks: int = 2) -> int:
+    """``hand``'s card word, checked to be one that ``decks`` decks hold
+    (docs/rules.md §1; default two, the most a hand's counts can be), as
+    ``moves._record_ok`` checks a ``Move``: a ``Hand`` forged around
+    ``__init__`` (``object.__new__``, or junk fields) raises
+    ``InvalidCardsError`` naming its fields."""
+    word, own = getattr(hand, "_word", None), getattr(hand, "_decks", None)
+    if type(own) is not int or own not in (1, 2):
+        raise InvalidCardsError(f"a Hand with card word {word!r} and deck count {own!r} is no hand (decks: 1 or 2)")
+    try:
+        return _check_word(word, decks, word)
+    except InvalidCardsError as e:
+        raise InvalidCardsError(f"a Hand with card word {word!r} (decks {own}) is no hand: {e}") from None
 
 
 # Card text read in one pass in C: each character's value (a rank's unit in
@@ -187,7 +202,7 @@ class Hand:
 
     def __init__(self, cards: CardsLike = "", decks: int = 1) -> None:
         if isinstance(cards, Hand):
-            word = cards._word
+            word = _hand_word(cards)
         elif isinstance(cards, str):
             word = _parse_text(cards)
         else:
@@ -220,20 +235,21 @@ class Hand:
     @property
     def word(self) -> int:
         """The kernel card word (``int``, 60 bits used)."""
-        return self._word
+        return _hand_word(self)
 
     @property
     def decks(self) -> int:
         """How many decks the hand's counts were checked against (1 or 2)."""
+        _hand_word(self)
         return self._decks
 
     def count(self, rank: "Rank | str | int") -> int:
         """Cards of one rank."""
-        return (self._word >> (4 * Rank.parse(rank))) & 0xF
+        return (_hand_word(self) >> (4 * Rank.parse(rank))) & 0xF
 
     def counts(self) -> list[int]:
         """The 15 rank counts, the 3 first."""
-        return _unpack(self._word)
+        return _unpack(_hand_word(self))
 
     def ranks(self) -> list[Rank]:
         """Each card's rank, sorted low to high."""
@@ -246,48 +262,51 @@ class Hand:
         return sum(self.counts())
 
     def __bool__(self) -> bool:
-        return self._word != 0
+        return _hand_word(self) != 0
 
     def __str__(self) -> str:
-        w = self._word
+        try:
+            w = _hand_word(self)
+        except InvalidCardsError:  # forged around __init__: shown, not refused (errors name it)
+            return f"<no hand: card word {getattr(self, '_word', None)!r}, decks {getattr(self, '_decks', None)!r}>"
         return "".join(RANK_CHARS[r] * ((w >> (4 * r)) & 0xF) for r in range(15))
 
     def __repr__(self) -> str:
-        return f"Hand({str(self)!r})" if self._decks == 1 else f"Hand({str(self)!r}, decks=2)"
+        return f"Hand({str(self)!r})" if getattr(self, "_decks", 1) == 1 else f"Hand({str(self)!r}, decks=2)"
 
     def __hash__(self) -> int:
-        return hash(self._word)
+        return hash(_hand_word(self))
 
     def __reduce__(self) -> "tuple[object, ...]":
         # Unpickled through from_word, which checks the counts (a tampered pickle raises).
-        return (Hand.from_word, (self._word, self._decks))
+        return (Hand.from_word, (_hand_word(self), self._decks))
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Hand):
-            return self._word == other._word
+            return _hand_word(self) == _hand_word(other)
         if isinstance(other, str):
             try:
-                return self._word == _parse_text(other)
+                return _hand_word(self) == _parse_text(other)
             except InvalidCardsError:
                 return False
         return NotImplemented
 
     def _coerce(self, other: object) -> int:
         if isinstance(other, Hand):
-            return other._word
+            return _hand_word(other)
         return Hand(other, decks=2)._word  # type: ignore[arg-type]
 
     def __le__(self, other: CardsLike) -> bool:
         return all(a <= b for a, b in zip(self.counts(), _unpack(self._coerce(other))))
 
     def __lt__(self, other: CardsLike) -> bool:
-        return self <= other and self._word != self._coerce(other)
+        return self <= other and _hand_word(self) != self._coerce(other)
 
     def __ge__(self, other: CardsLike) -> bool:
         return Hand._trusted(self._coerce(other)) <= self
 
     def __gt__(self, other: CardsLike) -> bool:
-        return self >= other and self._word != self._coerce(other)
+        return self >= other and _hand_word(self) != self._coerce(other)
 
     def __contains__(self, item: object) -> bool:
         if isinstance(item, (Rank, int)) and not isinstance(item, bool):
@@ -297,15 +316,15 @@ class Hand:
         return self >= item  # type: ignore[operator]
 
     def __add__(self, other: CardsLike) -> "Hand":
+        total = [a + b for a, b in zip(self.counts(), _unpack(self._coerce(other)))]  # both checked
         decks = max(self._decks, other._decks) if isinstance(other, Hand) else self._decks
-        total = [a + b for a, b in zip(self.counts(), _unpack(self._coerce(other)))]
         return Hand._trusted(_pack(total, decks, f"{self} + {other}"), decks)
 
     def __sub__(self, other: CardsLike) -> "Hand":
         o = self._coerce(other)
         if not Hand._trusted(o) <= self:
             raise InvalidCardsError(f"cannot remove {str(Hand._trusted(o))!r} from {str(self)!r}: not contained")
-        return Hand._trusted(self._word - o, self._decks)
+        return Hand._trusted(_hand_word(self) - o, self._decks)
 
 
 # -- concrete cards (docs/rules.md §1) ------------------------------------------------

@@ -17,8 +17,9 @@ import numpy as np
 from . import _kernel
 from ._movelist import _count, _moves, _moves_array
 from .cards import Hand, _check_word
+from .cards import _hand_word as _checked_hand_word
 from .errors import InvalidArgumentError, InvalidCardsError, InvalidMoveError
-from .moves import MOVE_DTYPE, Move, MoveList, _words_ok
+from .moves import MOVE_DTYPE, Move, MoveList, _record_ok
 from .rules import Rules
 
 __all__ = [
@@ -35,13 +36,14 @@ HandLike = Union[Hand, str, int]
 LastLike = Union[Move, str, None]
 
 _STANDARD = Rules()
+#: What a fast path meets in a ``Hand`` or ``Move`` forged around the checks
+#: (a field unset, of the wrong type, out of range); the checked path then names it.
+_FORGED = (AttributeError, TypeError, OverflowError)
 
 
 def _hand_word(hand: HandLike, rules: Rules) -> int:
-    if type(hand) is Hand and hand._decks <= rules.decks:
-        return hand._word
     if isinstance(hand, Hand):
-        return _check_word(hand.word, rules.decks, hand)
+        return _checked_hand_word(hand, rules.decks)
     if isinstance(hand, str):
         return Hand(hand, decks=rules.decks).word
     if isinstance(hand, (int, np.integer)) and not isinstance(hand, bool):
@@ -54,15 +56,15 @@ def _position(hand: HandLike, last: LastLike, rules: Rules | str | None) -> tupl
     and the ``Rules`` of the public arguments; raises the typed errors (the
     kernel checks the words against the rules)."""
     rules = _STANDARD if rules is None else rules if type(rules) is Rules else Rules.coerce(rules)
-    if type(hand) is Hand and hand._decks <= rules.decks:
-        if last is None:
-            return hand._word, 0, 0, rules._flags, rules  # type: ignore[attr-defined]
-        if type(last) is Move:
-            try:
-                if last._info:
+    if type(hand) is Hand:
+        try:
+            if hand._decks <= rules.decks and not hand._word >> 60:  # a word the kernel reads (it checks the counts)
+                if last is None:
+                    return hand._word, 0, 0, rules._flags, rules  # type: ignore[attr-defined]
+                if type(last) is Move and last._info:
                     return hand._word, last._cards, last._info, rules._flags, rules  # type: ignore[attr-defined]
-            except AttributeError:  # a Move forged with object.__new__, its record unset: refused below
-                pass
+        except _FORGED:  # a Hand or Move forged around the checks: refused below
+            pass
     lc, li = _last_codes(last, rules)
     return _hand_word(hand, rules), lc, li, rules.flags, rules
 
@@ -83,16 +85,16 @@ def legal_moves(hand: HandLike, last: LastLike = None, rules: Rules | str | None
     """
     if rules is None:
         rules = _STANDARD
-    if type(hand) is Hand and type(rules) is Rules and hand._decks <= rules.decks:  # _position's fast path, inlined
-        if last is None:
-            return _moves(MoveList, hand._word, 0, 0, rules._flags, rules, hand, None)  # type: ignore[attr-defined]
-        if type(last) is Move:
-            try:
-                if last._info:
+    if type(hand) is Hand and type(rules) is Rules:  # _position's fast path, inlined
+        try:
+            if hand._decks <= rules.decks and not hand._word >> 60:
+                if last is None:
+                    return _moves(MoveList, hand._word, 0, 0, rules._flags, rules, hand, None)  # type: ignore[attr-defined]
+                if type(last) is Move and last._info:
                     return _moves(MoveList, hand._word, last._cards, last._info, rules._flags,  # type: ignore[attr-defined]
                                   rules, hand, last)
-            except AttributeError:  # a Move forged with object.__new__, its record unset: refused below
-                pass
+        except _FORGED:  # a Hand or Move forged around the checks: refused below
+            pass
     h, lc, li, flags, r = _position(hand, last, rules)
     return _moves(MoveList, h, lc, li, flags, r, hand, last)
 
@@ -112,8 +114,9 @@ def count_moves(hand: HandLike, last: LastLike = None, rules: Rules | str | None
 
 
 def _last_codes(last: LastLike, rules: Rules) -> tuple[int, int]:
-    """The kernel record of the move to beat; (0, 0) for a free lead.  The
-    kernel checks that the record is a valid reading under the rules."""
+    """The kernel record of the move to beat; (0, 0) for a free lead.
+    Raises ``InvalidMoveError`` for a move that is no valid reading under
+    ``rules`` (a forged ``Move`` included) and for a pass."""
     if last is None:
         return 0, 0
     if type(last) is Move:
@@ -122,8 +125,9 @@ def _last_codes(last: LastLike, rules: Rules) -> tuple[int, int]:
         return 0, 0
     else:
         move = Move.parse(last, rules)
-    if not _words_ok(move):
-        raise InvalidMoveError(f"the move to beat {move} is no move: its record is not two card/info words")
+    if not _record_ok(move, rules):  # a Move forged with object.__new__ or another game's rules
+        raise InvalidMoveError(f"the move to beat {move} is no move under {rules!r}: its record is not a valid "
+                               f"reading (docs/rules.md §2)")
     if move.is_pass:
         raise InvalidMoveError("the move to beat cannot be a pass; give last=None for a free lead")
     return move._cards, move._info
@@ -148,8 +152,12 @@ def hands_array(hands: Iterable[HandLike], rules: Rules | str | None = None) -> 
 
 
 def moves_array(moves: Iterable[LastLike], rules: Rules | str | None = None) -> np.ndarray:
-    """A ``MOVE_DTYPE`` array from moves or move text (``None`` or ``""`` = free lead, all zero).
-    Raises ``InvalidMoveError`` naming a bad move."""
+    """A ``MOVE_DTYPE`` array of shape ``(n,)`` from moves or move text
+    (``None`` or ``""`` = free lead, all zero).  Raises ``InvalidMoveError``
+    naming a bad move: text with no valid reading, a pass, or a ``Move``
+    whose record is not a valid reading under ``rules`` (docs/rules.md §2;
+    one forged around the checks, or read under other rules);
+    ``InvalidRulesError`` for bad ``rules``."""
     rules = Rules.coerce(rules)
     codes = [_last_codes(m, rules) for m in _items(moves, "lasts", InvalidMoveError)]
     return np.array(codes, dtype=MOVE_DTYPE).reshape(len(codes))
@@ -213,7 +221,10 @@ def legal_moves_batch(hands: "np.ndarray | Sequence[HandLike]",
     overwritten), which saves allocating and faulting in fresh memory on
     every call.  Without ``out`` (or when it is too small) the moves go to a
     block grown in place and handed to NumPy without a copy (peak memory
-    about the output's size).  ``rules``: a ``Rules`` or a preset name.
+    about the output's size).  A too-small ``out`` is written into before
+    the moves outgrow it: afterwards its contents are unspecified (some of
+    the moves, not a result to read; ``moves`` is not a view of it), so
+    pass an ``out`` you can overwrite.  ``rules``: a ``Rules`` or a preset name.
     ``threads``: threads (int >= 1) generating chunks of positions in
     parallel; the result is identical for any number.
     Raises ``InvalidCardsError`` / ``InvalidMoveError`` naming the first bad

@@ -24,7 +24,8 @@ import numpy as np
 
 from . import _kernel, _movelist
 from .cards import DECK_WORDS, RANK_CHARS, Hand, Rank
-from .errors import AmbiguousMoveError, IllegalMoveError, InvalidCardsError, InvalidMoveError
+from ._errors import as_index
+from .errors import AmbiguousMoveError, IllegalMoveError, InvalidArgumentError, InvalidCardsError, InvalidMoveError
 from .rules import Rules
 
 if TYPE_CHECKING:
@@ -482,10 +483,20 @@ class ActionSpace:
         return f"<ActionSpace {len(self)} ids ({self.rules!r}, max_cards={self.max_cards})>"
 
 
-@lru_cache(maxsize=16)
 def action_space(rules: Rules | str | None = None, max_cards: int = 20) -> ActionSpace:
     """The action space of ``rules`` (cached): standard 29,726 moves + pass.
 
     ``max_cards`` caps a move's size (20 = the landlord's hand with one deck).
+    Raises ``InvalidRulesError`` for bad ``rules`` and ``InvalidArgumentError``
+    for a ``max_cards`` that is not an int >= 0.
     """
-    return ActionSpace(Rules.coerce(rules), max_cards)
+    cap = as_index(max_cards, "max_cards")
+    if cap < 0:
+        raise InvalidArgumentError(f"max_cards must be an int >= 0, not {max_cards!r}")
+    return _action_space(Rules.coerce(rules), cap)
+
+
+@lru_cache(maxsize=16)
+def _action_space(rules: Rules, max_cards: int) -> ActionSpace:
+    """``action_space`` of checked arguments, cached."""
+    return ActionSpace(rules, max_cards)

@@ -6,6 +6,8 @@ documents them; each class's ``__module__`` is ``ddzcore.errors``, so names,
 pickles and ``except`` clauses are the same as when they lived there.
 """
 
+from cpython.number cimport PyNumber_Index
+
 import re
 
 #: The most characters of a user's input an error message quotes (longer inputs end in "…").
@@ -154,3 +156,18 @@ class EnvStateError(DdzError):
     def __init__(self, message, env=None):
         super().__init__(message)
         self.env = env
+
+
+def as_index(value, what, error=InvalidArgumentError):
+    """``value`` as an ``int`` read through ``__index__`` (an ``int``, a
+    NumPy integer, any integer type; a ``bool`` is refused), else ``error``
+    (default ``InvalidArgumentError``) naming ``what``, chained from whatever
+    ``__index__`` raised (``TypeError`` for a non-integer, or any error of its
+    own): the one place the compiled and Python layers read an int argument
+    that way."""
+    if value is True or value is False:
+        raise error(f"{what} must be an integer, not {value!r}")
+    try:
+        return PyNumber_Index(value)
+    except Exception as e:
+        raise error(f"{what} must be an integer, not {value!r}") from e

@@ -15,7 +15,6 @@ from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memcmp
 from cpython.buffer cimport PyBUF_WRITABLE
 from cpython.object cimport PyObject, PyTypeObject
-from cpython.number cimport PyNumber_Index
 from cpython.ref cimport Py_INCREF
 
 cimport numpy as cnp
@@ -28,7 +27,7 @@ from types import MemberDescriptorType
 import numpy as np
 
 from ddzcore._kernel import MOVE_DTYPE
-from ddzcore._errors import InvalidArgumentError, InvalidCardsError, InvalidMoveError
+from ddzcore._errors import InvalidArgumentError, InvalidCardsError, InvalidMoveError, MoveIndexError, as_index
 
 cnp.import_array()
 
@@ -74,18 +73,14 @@ cdef inline bint word(PyObject* o, u64* out) noexcept:
     return True
 
 
-cdef bint index_word(object o, u64* out):
+cdef int index_word(object o, u64* out, object error) except -1:
     """``word`` for any integer an ``int`` stands for (``__index__``: a NumPy
-    integer, an ``int`` subclass); False for anything else, ``bool`` included."""
+    integer, an ``int`` subclass): 1, or 0 for an integer out of range;
+    ``error`` (``as_index``'s, chained) for a non-integer, ``bool`` included,
+    or an ``__index__`` that raises."""
     if word(<PyObject*>o, out):
-        return True
-    try:
-        o = PyNumber_Index(o)
-    except TypeError:
-        return False
-    if isinstance(o, bool):
-        return False
-    o = int(o)  # an exact int
+        return 1
+    o = as_index(o, "a card/info word of a move record", error)  # an exact int
     return word(<PyObject*>o, out)
 
 
@@ -108,7 +103,7 @@ cdef int _check(u64 hand, u64 lc, u64 li, int flags, shown_hand, shown_last, rul
 cdef int _last_words(lc, li, u64* c, u64* i, shown_last) except -1:
     """The move to beat's words (ints in 0 .. 2**64 - 1, as a forged ``Move``
     may not hold), else ``InvalidMoveError``."""
-    if not (index_word(lc, c) and index_word(li, i)):
+    if not (index_word(lc, c, InvalidMoveError) and index_word(li, i, InvalidMoveError)):
         raise InvalidMoveError(f"the move to beat is no move record: ({lc!r}, {li!r}) are not two card/info "
                                f"words (ints in 0..2**64-1)")
     return 0
@@ -235,7 +230,7 @@ cdef int checked_codes(object m, u64* cards, u64* info, object error) except -1:
             return 0
     c = getattr(m, "_cards", None)
     i = getattr(m, "_info", None)
-    if index_word(c, cards) and index_word(i, info):
+    if index_word(c, cards, error) and index_word(i, info, error):
         return 0
     raise error(f"a {type(m).__name__} whose record ({c!r}, {i!r}) is not two card/info words "
                 f"(ints in 0..2**64-1) is no move")
@@ -357,7 +352,10 @@ cdef class MoveList:
         cdef Py_ssize_t k, start, stop, step, length
         cdef MoveList out
         if isinstance(i, slice):
-            start, stop, step = i.indices(self._n)
+            try:
+                start, stop, step = i.indices(self._n)
+            except Exception as e:  # bounds read through __index__, as as_index reads an index
+                raise InvalidArgumentError(f"the bounds of {i!r} must be integers") from e
             length = len(range(start, stop, step))
             out = MoveList._new(type(self), self.rules)
             if length:
@@ -368,11 +366,11 @@ cdef class MoveList:
                     out._recs[k] = self._recs[start + k * step]
             out._n = length
             return out
-        k = i
-        if k < 0:
-            k += self._n
-        if not 0 <= k < self._n:
-            raise IndexError(f"move index {i} out of range for {self._n} moves")
+        if type(i) is not int:
+            i = as_index(i, "a move index")
+        if not -self._n <= i < self._n:
+            raise MoveIndexError(f"move index {i!r} out of range for {self._n} moves")
+        k = i if i >= 0 else i + self._n
         t = type(self)._move_type
         if t is not None:
             return new_move(t, self._recs[k].cards, self._recs[k].info, self.rules)

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 from fractions import Fraction
+from types import MemberDescriptorType
 from typing import Any, Callable, Optional, Sequence, Union
 
 import numpy as np
@@ -28,7 +29,8 @@ import numpy as np
 from .. import _kernel
 from .._gamecore import CORE_FIELDS, GameCore
 from ..cards import Hand
-from ..errors import AmbiguousMoveError, IllegalActionError, InvalidArgumentError, InvalidMoveError
+from .._errors import as_index
+from ..errors import AmbiguousMoveError, IllegalActionError, InvalidArgumentError, InvalidMoveError, RecordError
 from ..generate import legal_moves
 from ..moves import PASS, ActionSpace, Combo, Move, MoveList, action_space, classify
 from ..rules import Rules
@@ -53,6 +55,7 @@ _FLOW_FIELDS = ("bidding", "rob_back", "show_start", "show_deal_early", "show_de
 # and ``Move.from_codes`` do) rather than generating the moves again: cards
 # in hand (each game's ``_holds``), a valid reading, and beating the move to beat.
 _valid = _kernel.is_valid_reading
+_PACKAGE = __name__.rpartition(".")[0]  # ddzcore.game: a game class's own module is in it
 _beats = _kernel.beats_codes
 _new = object.__new__
 
@@ -97,6 +100,22 @@ def _parse_enum(cls: Any, text: Any, ints: Any, aliases: dict[str, Any], what: s
         except KeyError:
             pass
     raise InvalidMoveError(f"{text!r} is not {what}; one of: {' '.join(str(a) for a in cls)}")
+
+
+def generator(seed: object) -> np.random.Generator:
+    """The random generator of a game's ``seed``: a ``numpy.random.Generator``
+    itself, else one seeded with ``seed`` (``None``: fresh entropy; a NumPy
+    ``SeedSequence`` or bit generator; an int >= 0 read through
+    ``__index__``).  Raises ``InvalidArgumentError`` naming a bad seed
+    (chained from what reading it raised)."""
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if seed is None or isinstance(seed, (np.random.SeedSequence, np.random.BitGenerator)):
+        return np.random.default_rng(seed)
+    value = as_index(seed, "seed")
+    if value < 0:
+        raise InvalidArgumentError(f"seed must be an int >= 0 or a numpy.random.Generator, not {seed!r}")
+    return np.random.default_rng(value)
 
 
 def check_seat(player: object, players: int) -> int:
@@ -488,8 +507,10 @@ class GameBase(GameCore):
         action's value, or ``MOVE_ID_BASE`` + the move's index in the action
         space (with five players × 3, + the marked-face cards it plays).  The
         same for every game under the same move rules.  Raises
-        ``IllegalActionError`` for a move outside the action space, and for
-        any move in a laizi game (flow actions keep their ids)."""
+        ``IllegalMoveError`` for a move outside the action space (a forged
+        ``Move`` included), its subclass ``IllegalActionError`` for any move
+        in a laizi game (flow actions keep their ids), and
+        ``InvalidMoveError`` for anything that is no action."""
         if isinstance(action, Move):
             k = getattr(action, "marked", 0) if self._ID_STRIDE > 1 else 0
             return MOVE_ID_BASE + self._ID_STRIDE * self._space().index(action) + k
@@ -585,9 +606,13 @@ class GameBase(GameCore):
     # -- copies and equality -------------------------------------------------------------------
     def copy(self) -> Any:
         """An independent copy (same history, so it can ``pop`` too)."""
-        cls = type(self)
+        return self._copy_as(type(self))
+
+    def _copy_as(self, cls: "type[GameBase]") -> Any:
+        """``copy`` as an instance of ``cls``, this game's class or a subclass
+        of it (unpickling a subclass's game), made without its ``__init__``."""
         g = cls.__new__(cls)
-        for c in cls.__mro__[:-2]:  # every class's slots, GameCore's and object's aside
+        for c in type(self).__mro__[:-2]:  # every class's slots, GameCore's and object's aside
             for n in c.__slots__:  # type: ignore[attr-defined]
                 setattr(g, n, getattr(self, n))
         for n in CORE_FIELDS:
@@ -599,6 +624,45 @@ class GameBase(GameCore):
 
     def _key(self) -> tuple[object, ...]:
         raise NotImplementedError
+
+    # -- pickling: through the record (``ddzcore.game.records``, "pickling") ---------------------
+    #: ``__reduce__``'s work, ``records._pickled``: set by that module (which imports the games, so
+    #: they cannot import it back; ``import ddzcore`` loads it).
+    _PICKLER: Callable[[Any], tuple[Any, ...]]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return self._PICKLER(self)
+
+    @classmethod
+    def _game_class(cls) -> type:
+        """The game class of this package that ``cls`` is or derives from (``Game``, ``FiveGame``)."""
+        return next(c for c in cls.__mro__ if c.__module__.startswith(_PACKAGE))
+
+    def _own_state(self) -> dict[str, Any]:
+        """A subclass's own attributes: its instance dict and the slots its
+        classes add (those set), by name; empty for this package's games."""
+        state = dict(getattr(self, "__dict__", {}))
+        for c in type(self).__mro__[:type(self).__mro__.index(self._game_class())]:
+            for name, v in vars(c).items():
+                if isinstance(v, MemberDescriptorType) and hasattr(self, name):
+                    state[name] = getattr(self, name)
+        return state
+
+    def __setstate__(self, state: Any) -> None:
+        """Set a subclass's own attributes back after unpickling (the game
+        itself was replayed from its record and checked): ``state`` maps
+        names to values, as ``_own_state`` gave.  Raises ``RecordError`` for
+        a state that is not such a dict or that names the game's own state
+        (which a changed pickle could otherwise overwrite after the check).
+        A subclass whose attributes need checking overrides this and calls it."""
+        if not isinstance(state, dict) or not all(isinstance(k, str) for k in state):
+            raise RecordError(f"a pickled game's own attributes must be a dict by name, not {state!r}")
+        game = self._game_class()
+        taken = sorted(k for k in state if hasattr(game, k))
+        if taken:
+            raise RecordError(f"a pickled game's own attributes {taken} name the game's state, which its record restores")
+        for k, v in state.items():
+            object.__setattr__(self, k, v)
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):

@@ -85,10 +85,10 @@ from ..cards import _UNIT, RANK_CHARS, FiveCard, Hand, _card_rank, _scan
 from ..errors import IllegalActionError, InvalidArgumentError, InvalidCardsError, InvalidDealError, InvalidMoveError
 from ..errors import InvalidRulesError
 from ..generate import legal_moves
-from ..moves import PASS, Combo, Move, MoveList
+from ..moves import PASS, Combo, Move, MoveList, _record_ok, _words_ok
 from ..rules import Rules
 from .._gamecore import deal_perm
-from .base import GameBase, _hand, _ncards, _parse_enum, check_room_beans
+from .base import GameBase, _hand, _ncards, _parse_enum, check_room_beans, generator
 from .settlement import FiveMultiplier, FiveSettlement, Room, settle_five, settle_five_escape
 
 __all__ = ["FivePhase", "FiveAction", "MarkedMove", "FiveObservation", "FiveGame"]
@@ -183,8 +183,12 @@ class MarkedMove(Move):
     ``"3|single|3|1 marked 1"``.  ``move`` is the plain ``Move``; a
     ``MarkedMove`` never equals a plain ``Move``.
 
-    Raises ``InvalidMoveError`` for a pass or a count outside 1-2 (whether
-    the move holds that many cards of the marked rank is checked in play).
+    Raises ``InvalidMoveError`` for a pass, a count outside 1-2, or a
+    ``Move`` that is no valid reading under ``rules`` (default the move's,
+    else two decks'; one forged around its checks); whether the move holds
+    that many cards of the marked rank is checked in play.  ``marked``,
+    ``move`` and pickling raise ``InvalidMoveError`` for a ``MarkedMove``
+    itself forged around ``__init__`` (see ``_marked_ok``).
     """
 
     __slots__ = ("_marked",)
@@ -192,6 +196,8 @@ class MarkedMove(Move):
 
     def __init__(self, move: "Move | str", marked: int, rules: Optional[Rules] = None) -> None:
         m = move if isinstance(move, Move) else Move.parse(move, rules or _RULES)
+        if not _record_ok(m, rules or getattr(m, "_rules", None) or _RULES):
+            raise InvalidMoveError(f"{m} is no move: its record is not a valid reading (docs/rules.md §2)")
         if m.is_pass or not isinstance(marked, int) or isinstance(marked, bool) or not 1 <= marked <= 2:
             raise InvalidMoveError(f"a marked move plays 1 or 2 marked cards of a real move, not {marked!r} of {m}")
         self._cards, self._info, self._rules, self._marked = m._cards, m._info, m._rules, marked
@@ -205,25 +211,35 @@ class MarkedMove(Move):
     @property
     def marked(self) -> int:
         """Marked-face cards among the move's cards."""
-        return self._marked
+        return self._checked()._marked
 
     @property
     def move(self) -> Move:
         """The plain move (cards and reading)."""
-        return Move._from_codes(self._cards, self._info, self._rules)
+        return Move._from_codes(self._checked()._cards, self._info, getattr(self, "_rules", None))
+
+    def _checked(self) -> "MarkedMove":
+        """This move, if its fields hold a marked move (``_marked_ok``); else ``InvalidMoveError``."""
+        if not _marked_ok(self):
+            raise InvalidMoveError(f"{self} is no marked move: its record is not two card/info words of a real "
+                                   f"move and a count 1-2")
+        return self
 
     def __reduce__(self) -> "tuple[object, ...]":
         return (MarkedMove, (self.move, self._marked))
 
     def __str__(self) -> str:
-        return f"{Move.__str__(self)} marked {self._marked}"
+        return f"{Move.__str__(self)} marked {getattr(self, '_marked', None)}"  # shown, forged or not
 
     def __repr__(self) -> str:
-        return f"MarkedMove({Move.__str__(self)!r}, {self._marked})"
+        return f"MarkedMove({Move.__str__(self)!r}, {getattr(self, '_marked', None)})"
+
+    def _key(self) -> tuple[object, ...]:
+        return getattr(self, "_cards", None), getattr(self, "_info", None), getattr(self, "_marked", None)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, MarkedMove):
-            return (self._cards, self._info, self._marked) == (other._cards, other._info, other._marked)
+            return self._key() == other._key()
         if isinstance(other, Move):
             return False
         return NotImplemented
@@ -233,7 +249,15 @@ class MarkedMove(Move):
         return eq if eq is NotImplemented else not eq
 
     def __hash__(self) -> int:
-        return hash((self._cards, self._info, self._marked))
+        return hash(self._key())
+
+
+def _marked_ok(m: object) -> bool:
+    """Whether ``m``'s fields hold a marked move: a count 1-2 (an ``int``)
+    and a record of two card/info words (``moves._words_ok``) that is no
+    pass.  A ``MarkedMove`` forged around ``__init__`` may hold anything."""
+    k = getattr(m, "_marked", None)
+    return type(k) is int and 1 <= k <= 2 and _words_ok(m) and int(m._info) & 0x1F != 0  # type: ignore[attr-defined]
 
 
 _RULES = Rules(decks=2)
@@ -340,7 +364,7 @@ class FiveGame(GameBase):
 
     Raises ``InvalidDealError`` for a bad deal or marked card, and
     ``InvalidRulesError`` / ``InvalidArgumentError`` for other bad arguments (rules not two-deck or laizi,
-    beans not five ints).
+    beans not five ints, a seed that is not an int >= 0 or a Generator).
     """
 
     __slots__ = ("_dealt", "_marked", "_mrank", "_open", "_hidden", "_face", "_revealed", "_how", "_revealer",
@@ -372,7 +396,7 @@ class FiveGame(GameBase):
         self._rules = self._prules = rules
         self._flags = rules.flags
         self._room = room
-        rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        rng = generator(seed)
         draw: Optional[float] = None  # the draw after the deal's permutation (the marked card's)
         if deal is None:
             if marked is not None:
@@ -562,9 +586,15 @@ class FiveGame(GameBase):
 
     def _marked_count(self, p: int, move: Move) -> int:
         """Marked-face cards the move plays (see the module docstring).
-        Raises ``IllegalActionError`` for a ``MarkedMove`` not legal here."""
+        Raises ``IllegalActionError`` for a ``MarkedMove`` not legal here
+        (forged around ``__init__`` included) and ``InvalidMoveError`` for a
+        move whose record is not two card/info words (``push`` is unchecked)."""
         f = self._face[p]
         marked = type(move) is MarkedMove
+        if not _words_ok(move):
+            raise InvalidMoveError(f"{move} is no move: its record is not two card/info words")
+        if marked and not _marked_ok(move):
+            raise IllegalActionError(f"{move} is no marked move: its count is not 1 or 2 of a real move")
         if self._revealed or not f:
             if marked:
                 raise IllegalActionError(f"{move}: seat {p} has no marked-face card whose play matters "

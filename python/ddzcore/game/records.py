@@ -38,13 +38,15 @@ first shower now calls first) raises ``RecordError`` saying so.
 ``Game`` and ``FiveGame`` pickle through their record (see "pickling"
 below): unpickling replays it with these checks, restores the random
 generator (later redeals), and raises ``RecordError`` for a pickle changed
-after it was made.
+after it was made.  Their subclasses pickle the same way, with their own
+attributes (instance dict, added slots) as pickled, set back by
+``__setstate__`` after the checks; a pickled attribute named like the
+game's own state raises ``RecordError``.
 """
 
 from __future__ import annotations
 
 import contextlib
-import copyreg
 import dataclasses
 import hashlib
 import json
@@ -56,10 +58,11 @@ from typing import Any, Union
 import numpy as np
 
 from ..cards import RANK_CHARS, Card
-from ..errors import DdzError, RecordError, record_errors
+from ..errors import DdzError, InvalidMoveError, RecordError, record_errors
+from .base import GameBase
 from .five import FiveAction, FiveGame, MarkedMove
 from .three import Action, Game
-from ..moves import PASS, Move
+from ..moves import PASS, Move, _words_ok
 from ..rules import ROOM_DEFAULTS, Rules
 from .settlement import FiveSettlement, Room, Settlement
 
@@ -75,8 +78,12 @@ OLD_VERSIONS = (1,)
 
 
 def action_text(seat: int, action: "Action | FiveAction | Move") -> str:
-    """One action as record text, ``"SEAT TEXT"`` (``"2 33|pair|3|1"``, ``"0 call"``)."""
+    """One action as record text, ``"SEAT TEXT"`` (``"2 33|pair|3|1"``, ``"0 call"``).
+    Raises ``InvalidMoveError`` for a ``Move`` whose record is not two
+    card/info words (forged around its checks)."""
     if isinstance(action, Move):
+        if not _words_ok(action):
+            raise InvalidMoveError(f"{action} is no move: its record is not two card/info words")
         return f"{seat} {'pass' if action.is_pass else str(action)}"
     return f"{seat} {action}"
 
@@ -451,9 +458,10 @@ def _replay_five(record: dict[str, Any], check: bool = True) -> FiveGame:
 
 # -- pickling: a game travels as its record --------------------------------------------
 #
-# ``Game`` and ``FiveGame`` pickle (registered with ``copyreg`` below: this
-# module imports the games, which import nothing back; ``import ddzcore``
-# loads it) as their record (``to_record``) plus what a
+# ``Game`` and ``FiveGame`` pickle (``GameBase.__reduce__`` calls ``_pickled``,
+# set below as ``GameBase._PICKLER``: this module imports the games, which
+# import nothing back; ``import ddzcore`` loads it)
+# as their record (``to_record``) plus what a
 # record leaves out but later play needs: the deals a three-player game was
 # given (or dealt before an undo) beyond the current one, and its random
 # generator's state (redeals and laizi wild ranks are drawn from it).  Unpickling
@@ -463,6 +471,14 @@ def _replay_five(record: dict[str, Any], check: bool = True) -> FiveGame:
 # field, the generator) raises ``RecordError``, never another game.  A
 # pickle is not signed (nothing can tell a consistently rewritten pickle from
 # another game's); unpickle only data you trust, as for any pickle.
+#
+# A subclass's game pickles the same way, with its class (importable by
+# name, as pickle needs; part of the digest) and its own attributes (its
+# instance dict and the slots it adds, pickled as they are): unpickling
+# replays and checks the game, makes an instance of the class without
+# calling its ``__init__`` (as pickle does), and hands the attributes to
+# ``__setstate__``, which refuses a name of the game's own state
+# (``GameBase.__setstate__``; a subclass may override it to check its own).
 
 _BIT_GENERATORS = ("PCG64", "PCG64DXSM", "MT19937", "Philox", "SFC64")
 
@@ -478,16 +494,21 @@ def _later_deals(game: Game) -> list[dict[str, Any]]:
              "wild": None if wild is None else RANK_CHARS[wild]} for first, dealt, wild in later]
 
 
-def _digest(game: "Game | FiveGame", later: list[dict[str, Any]], rng: Any) -> str:
+def _digest(game: "Game | FiveGame", later: list[dict[str, Any]], rng: Any, cls: Any = None) -> str:
     """A digest of everything a game's future depends on (its equality key,
-    later deals and the generator's state)."""
-    return hashlib.sha256(repr((game._key(), later, rng)).encode()).hexdigest()
+    later deals and the generator's state) and, for a subclass's game, the
+    subclass (``cls``)."""
+    state: tuple[Any, ...] = (game._key(), later, rng)
+    if cls is not None:
+        state += (f"{cls.__module__}.{cls.__qualname__}",)
+    return hashlib.sha256(repr(state).encode()).hexdigest()
 
 
 def _pickled(game: "Game | FiveGame") -> tuple[Any, ...]:
-    """``(_unpickle, args)`` for ``__reduce__``: the record (with the later
-    deals appended to a three-player game's deals), the generator's state
-    and the state's digest."""
+    """``__reduce__``'s ``(_unpickle, args)``, plus the own attributes
+    (``GameBase._own_state``) for a subclass's game: the record (with the
+    later deals appended to a three-player game's deals), the generator's
+    state, the state's digest and a subclass."""
     record = to_record(game)  # type: ignore[arg-type]  # a FiveGame gives its own record
     later: list[dict[str, Any]] = []
     rng = None
@@ -495,14 +516,20 @@ def _pickled(game: "Game | FiveGame") -> tuple[Any, ...]:
         later = _later_deals(game)
         record["deals"] = record["deals"] + later
         rng = game._rng.bit_generator.state
-    return _unpickle, (record, rng, _digest(game, later, rng))
+    cls = type(game)
+    if cls is game._game_class():
+        return _unpickle, (record, rng, _digest(game, later, rng))
+    return _unpickle, (record, rng, _digest(game, later, rng, cls), cls), game._own_state()
 
 
 @record_errors
-def _unpickle(record: dict[str, Any], rng: Any, digest: str) -> "Game | FiveGame":
+def _unpickle(record: dict[str, Any], rng: Any, digest: str, cls: Any = None) -> "Game | FiveGame":
     """Rebuild a pickled game (see ``_pickled``): replay its record, restore
-    the generator, and check the digest.  Raises ``RecordError``."""
+    the generator, check the digest, and make it a ``cls`` (a subclass of
+    the replayed game's class) if given.  Raises ``RecordError``."""
     game: Any = replay(record, check=True)
+    if cls is not None and not (isinstance(cls, type) and issubclass(cls, type(game)) and cls is not type(game)):
+        raise RecordError(f"the pickled class {cls!r} is no subclass of {type(game).__name__}")
     later: list[dict[str, Any]] = []
     if isinstance(game, Game) and game._endgame is None:
         if not isinstance(rng, dict) or rng.get("bit_generator") not in _BIT_GENERATORS:
@@ -515,10 +542,9 @@ def _unpickle(record: dict[str, Any], rng: Any, digest: str) -> "Game | FiveGame
         later = _later_deals(game)
     elif rng is not None:
         raise RecordError("a five-player game or an end game pickles no random generator")
-    if not isinstance(digest, str) or _digest(game, later, rng) != digest:
+    if not isinstance(digest, str) or _digest(game, later, rng, cls) != digest:
         raise RecordError("the unpickled game differs from the pickled one (a pickle changed after it was made)")
-    return game  # type: ignore[no-any-return]
+    return game if cls is None else game._copy_as(cls)  # type: ignore[no-any-return]
 
 
-copyreg.pickle(Game, _pickled)
-copyreg.pickle(FiveGame, _pickled)
+GameBase._PICKLER = staticmethod(_pickled)

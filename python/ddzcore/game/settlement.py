@@ -25,7 +25,7 @@ from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 from typing import Any, Optional, Sequence, Union
 
-from ..errors import InvalidArgumentError
+from ..errors import InvalidArgumentError, record_errors
 
 __all__ = [
     "Room",
@@ -243,8 +243,10 @@ class Settlement:
         return d
 
     @classmethod
+    @record_errors
     def from_dict(cls, d: dict[str, Any]) -> "Settlement":
-        """The inverse of ``to_dict``.  Raises ``KeyError``/``TypeError`` for a bad dict."""
+        """The inverse of ``to_dict``.  Raises ``RecordError`` for a bad dict
+        (not a dict, a missing key, a field of the wrong type)."""
         kw: dict[str, Any] = {k: (tuple(v) if isinstance(v, list) else v) for k, v in d.items() if k != "spring"}
         kw["multiplier"] = Multiplier(**d["multiplier"])
         if d.get("laizi"):
@@ -674,8 +676,10 @@ class FiveSettlement:
         return d
 
     @classmethod
+    @record_errors
     def from_dict(cls, d: dict[str, Any]) -> "FiveSettlement":
-        """The inverse of ``to_dict``.  Raises ``KeyError``/``TypeError`` for a bad dict."""
+        """The inverse of ``to_dict``.  Raises ``RecordError`` for a bad dict
+        (not a dict, a missing key, a field of the wrong type)."""
         kw: dict[str, Any] = {k: (tuple(v) if isinstance(v, list) else v) for k, v in d.items()}
         kw["multiplier"] = FiveMultiplier(**d["multiplier"])
         return cls(**kw)

@@ -83,7 +83,7 @@ from ..errors import IllegalActionError, InvalidArgumentError, InvalidCardsError
 from ..errors import InvalidRulesError
 from ..moves import PASS, Combo, Move, MoveList, _words_ok
 from .._gamecore import cards_word, deal_perm
-from .base import MOVE_ID_BASE, TERMINAL, GameBase, _ncards, _parse_enum, _valid, check_room_beans, check_seat
+from .base import MOVE_ID_BASE, TERMINAL, GameBase, _ncards, _parse_enum, _valid, check_room_beans, check_seat, generator
 from ..rules import Rules
 from .settlement import (
     Multiplier, Room, Settlement, combine_shows, escape_multiplier, settle_escape, settle_game,
@@ -385,7 +385,8 @@ class Game(GameBase):
 
     Raises ``InvalidDealError`` for a bad deal, ``InvalidArgumentError`` for bad
     arguments (two-deck rules, beans not three ints, ``wild`` outside a
-    laizi room that draws it, or not a rank 3..2).
+    laizi room that draws it, or not a rank 3..2, a seed that is not an
+    int >= 0 or a Generator).
     """
 
     __slots__ = ("_rng", "_fork", "_given", "_deals", "_endgame", "_laizi", "_draw", "_wilds", "_show_on") + tuple(
@@ -410,7 +411,7 @@ class Game(GameBase):
                  deal: Any = None, first: "int | Sequence[int | None] | None" = None, room: Optional[Room] = None,
                  beans: Optional[Sequence[int]] = None, wild: "str | Rank | Sequence[Any] | None" = None) -> None:
         self._setup(rules, room, beans)
-        self._rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        self._rng = generator(seed)
         self._fork = False  # set by copy(): clone the generator before drawing from it again
         self._given = ([] if deal is None and first is None and wild is None  # the usual case, without the calls
                        else self._parse_deals(deal, first, self._parse_wilds(wild, deal)))
