@@ -2111,7 +2111,7 @@ def generate_array(u64 hand, u64 last_cards=0, u64 last_info=0, int flags=0):
     """
     _check_position(hand, last_cards, last_info, flags)
     cdef Py_ssize_t n = generate(hand, last_cards, last_info, flags, _scratch, _scratch_cap)
-    if n > _scratch_cap:
+    while n > _scratch_cap:  # a count without room is what a written pass writes; never read past the room
         _reserve(n)
         n = generate(hand, last_cards, last_info, flags, _scratch, _scratch_cap)
     return records_to_array(_scratch, n)
@@ -2121,7 +2121,7 @@ def classify_array(u64 cards, int flags=0):
     """Every reading of exactly these cards, as a MOVE_DTYPE array."""
     _check_position(cards, 0, 0, flags)
     cdef Py_ssize_t n = classify(cards, flags, _scratch, _scratch_cap)
-    if n > _scratch_cap:
+    while n > _scratch_cap:  # a count without room is what a written pass writes; never read past the room
         _reserve(n)
         n = classify(cards, flags, _scratch, _scratch_cap)
     return records_to_array(_scratch, n)
