@@ -324,11 +324,18 @@ cdef inline void singles2(Gen* g, u64 w, u64 info, u64 ranks, u64 twice, bint jo
     for i in range(n):
         low = one[i]
         w1 = w + low
-        if low & twice:
-            p = put(g, p, w1 + low, info, fast)
         end = n
         if not joker_pair and low == unit(R_SMALL) and one[n - 1] == unit(R_BIG):
             end = n - 1     # the big joker is the last rank
+        if fast and i + 1 < end:
+            # Two of the rank when it is in `twice`, without a branch (which
+            # would go either way, rank after rank): always written, kept
+            # by moving p on, else overwritten by the first move below.
+            p.cards = w1 + low
+            p.info = info
+            p += (low & twice) != 0
+        elif low & twice:
+            p = put(g, p, w1 + low, info, fast)
         for j in range(i + 1, end):
             p = put(g, p, w1 + one[j], info, fast)
     done(g, p, fast)
