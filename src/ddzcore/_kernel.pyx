@@ -163,7 +163,7 @@ cdef inline void done(Gen* g, MoveRec* p, bint fast) noexcept nogil:
         g.n = p - g.out
 
 
-cdef MoveRec SET_RECS[3 * N_RANKS]   # SET_RECS[15 * (k - 1) + r]: the set of k cards of rank r (single, pair, trio)
+cdef MoveRec SET_RECS[48]   # SET_RECS[16 * (k - 1) + r]: the set of k cards of rank r (single, pair, trio)
 cdef u64 SPREAD[256]    # SPREAD[b]: bit i of b moved to bit 4i (a rank mask byte to card-word lanes)
 
 
@@ -223,8 +223,8 @@ cdef void _fill_tables() noexcept:
                         AT_LEAST_HI[b] |= (<u64>1) << (16 * (k - 5) + j)
     for k in range(1, 4):
         for j in range(N_RANKS):
-            SET_RECS[N_RANKS * (k - 1) + j].cards = <u64>k << (4 * j)
-            SET_RECS[N_RANKS * (k - 1) + j].info = make_info(C_SINGLE + k - 1, j, 1)
+            SET_RECS[16 * (k - 1) + j].cards = <u64>k << (4 * j)
+            SET_RECS[16 * (k - 1) + j].info = make_info(C_SINGLE + k - 1, j, 1)
 
 
 _fill_tables()
@@ -324,11 +324,18 @@ cdef inline void singles2(Gen* g, u64 w, u64 info, u64 ranks, u64 twice, bint jo
     for i in range(n):
         low = one[i]
         w1 = w + low
-        if low & twice:
-            p = put(g, p, w1 + low, info, fast)
         end = n
         if not joker_pair and low == unit(R_SMALL) and one[n - 1] == unit(R_BIG):
             end = n - 1     # the big joker is the last rank
+        if fast and i + 1 < end:
+            # Two of the rank when it is in `twice`, without a branch (which
+            # would go either way, rank after rank): always written, kept
+            # by moving p on, else overwritten by the first move below.
+            p.cards = w1 + low
+            p.info = info
+            p += (low & twice) != 0
+        elif low & twice:
+            p = put(g, p, w1 + low, info, fast)
         for j in range(i + 1, end):
             p = put(g, p, w1 + one[j], info, fast)
     done(g, p, fast)
@@ -483,8 +490,20 @@ cdef extern from *:
         } while (ranks);
         return q;
     }
+    /* The same over the 64-bit mask `bits` (recs[b] for each bit b, ascending). */
+    static inline void* ddz_copy_recs64(void* p, const void* recs, uint64_t bits) {
+        typedef struct { uint64_t cards, info; } rec;
+        rec* q = (rec*)p;
+        const rec* t = (const rec*)recs;
+        if (bits) do {
+            *q++ = t[ddz_ctz64(bits)];
+            bits &= bits - 1;
+        } while (bits);
+        return q;
+    }
     """
     MoveRec* ddz_copy_recs(MoveRec* p, const MoveRec* recs, unsigned int ranks) noexcept nogil
+    MoveRec* ddz_copy_recs64(MoveRec* p, const MoveRec* recs, u64 bits) noexcept nogil
 
 
 cdef inline void sets_loop(Gen* g, u64 k, u64 base, unsigned int ranks, bint fast) noexcept nogil:
@@ -493,7 +512,7 @@ cdef inline void sets_loop(Gen* g, u64 k, u64 base, unsigned int ranks, bint fas
     cdef MoveRec* p = slot(g, fast)
     cdef int r
     if fast:
-        p = ddz_copy_recs(p, &SET_RECS[N_RANKS * (k - 1)], ranks)
+        p = ddz_copy_recs(p, &SET_RECS[16 * (k - 1)], ranks)
         g.n = p - g.out
         return
     while ranks:
@@ -821,19 +840,19 @@ cdef void gen_all(Gen* g) noexcept nogil:
     for a chain, no quad) is skipped before any of its set-up."""
     cdef unsigned int trios = g.at_least[3] & 0x1FFF, quads = g.at_least[4] & 0x1FFF
     cdef unsigned int r1 = g.at_least[1] & 0xFFF, r2 = g.at_least[2] & 0xFFF, r3 = trios & 0xFFF
+    cdef u64 sets
     cdef MoveRec* p
     if g.size == 0 and g.cap - g.n >= SETS_ROOM + 2 * ONE_KICKER_ROOM:
         # Room for every set and trio with one kicker: one check for all of them.
-        p = g.out + g.n
-        if not banned(g, C_SINGLE):
-            p = ddz_copy_recs(p, &SET_RECS[0], g.at_least[1])
+        # Singles, pairs and trios in one walk over SET_RECS (one loop exit, not three).
+        sets = 0 if banned(g, C_SINGLE) else g.at_least[1]
         if not banned(g, C_PAIR):
-            p = ddz_copy_recs(p, &SET_RECS[N_RANKS], g.at_least[2] & 0x1FFF)
+            sets |= <u64>(g.at_least[2] & 0x1FFF) << 16
+        if not banned(g, C_TRIO):
+            sets |= <u64>trios << 32
+        p = ddz_copy_recs64(g.out + g.n, SET_RECS, sets)
         g.n = p - g.out
         if trios:
-            if not banned(g, C_TRIO):
-                p = ddz_copy_recs(p, &SET_RECS[2 * N_RANKS], trios)
-                g.n = p - g.out
             need_lanes(g)
             if not banned(g, C_TRIO_SINGLE):
                 one_kicker(g, C_TRIO_SINGLE, trios, g.lanes1, 1)
