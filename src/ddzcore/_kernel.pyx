@@ -889,9 +889,12 @@ cdef void gen_all(Gen* g) noexcept nogil:
 # The info word records the wild cards that stand for another rank (nsub and
 # their ranks, ascending); wild cards at face value are not listed.
 
+cdef u64 LZ_ONES[5]      # LZ_ONES[n]: n nibbles of 1 (0, 0x1, 0x11, ...)
+
+
 cdef inline u64 subs(int r, int n) noexcept nogil:
     """Stand-in nibbles: n copies of rank r.  subs(5, 2) == 0x55."""
-    return <u64>r * (0x1111ULL >> (4 * (4 - n)))
+    return <u64>r * LZ_ONES[n]
 
 
 cdef inline u64 lz_info(Gen* g, int combo, int main, int length, int nsub, u64 standins) noexcept nogil:
@@ -964,6 +967,43 @@ cdef inline void lz_kick(Gen* g, LzPool* p, u64 w, u64 info, int kind, int need,
 
 cdef enum:
     LZ_MAINS_ROOM = 13 * 4 * 15     # trios with one kicker: <= 4 main parts a rank, <= 15 kickers each
+    LZ_PARTS = 13 * 5               # main parts of k <= 4 cards: <= 5 a rank (0-4 naturals)
+
+
+# The main parts of k cards (a trio or a quad) of ranks >= lo, made once and
+# read by every kicker kind of them (trios with a single or a pair,
+# four-with-two singles or pairs): ranks ascending, naturals descending.
+cdef struct LzParts:
+    int k, lo, n           # k == 0: not made
+    u64 cards[LZ_PARTS]
+    u64 info[LZ_PARTS]     # the reading without its combo (lz_info with combo 0)
+    unsigned char x[LZ_PARTS]
+    signed char left[LZ_PARTS]      # the wild cards left free; -1 - left: an all-wild main part
+
+
+cdef void lz_parts(Gen* g, LzParts* parts, int k, int lo) noexcept nogil:
+    """Make `parts`: k of rank x (any mix of naturals and wild cards; wild
+    cards alone may stand for any rank inside a larger move, docs/rules.md §7)."""
+    cdef int x, a, c, n = 0, least = max(0, k - g.nw)
+    cdef unsigned int mains = lz_mains(g, least, k, lo)
+    cdef u64 w = unit(g.wild), info
+    parts.k, parts.lo = k, lo
+    while mains:
+        x = ddz_ctz(mains)
+        mains &= mains - 1
+        if x == g.wild:
+            parts.cards[n], parts.info[n], parts.x[n], parts.left[n] = <u64>k * w, make_info(0, x, 1), x, 0
+            n += 1
+            continue
+        c = count_of(g.naturals, x)
+        info = lz_info(g, 0, x, 1, 0, 0)
+        for a in range(min(k, c), least - 1, -1):
+            parts.cards[n] = <u64>a * unit(x) + <u64>(k - a) * w
+            parts.info[n] = info if a == k else lz_info(g, 0, x, 1, k - a, subs(x, k - a))
+            parts.x[n] = x
+            parts.left[n] = g.nw - (k - a) if a else -1 - g.nw + k
+            n += 1
+    parts.n = n
 
 
 cdef inline MoveRec* lz_main(Gen* g, LzPool* pool, MoveRec* p, u64 w, u64 info, int kind, int need,
@@ -971,51 +1011,38 @@ cdef inline MoveRec* lz_main(Gen* g, LzPool* pool, MoveRec* p, u64 w, u64 info, 
     """lz_kick for main rank x; with one kicker, when p is set (room was
     checked), each written straight at p (one single or pair of any other
     rank, no rule switch matters: docs/rules.md §2); the next slot."""
-    cdef u64 kickers, low
     if p == NULL:
         lz_kick(g, pool, w, info, kind, need, x, x, left)
         return NULL
-    # The kicker lanes times kind: the lowest bit is then the kicker's cards.
-    kickers = ((((pool.ones if kind == 1 else pool.twos) | (unit(g.wild) if left >= kind else 0))
-                & ~(<u64>0xF << (4 * x))) * <u64>kind)
-    while kickers:
-        low = kickers & (0 - kickers)
-        kickers ^= low
-        p.cards = w + low
-        p.info = info
-        p += 1
-    return p
+    return ddz_kick_each(p, w, info, ((pool.ones if kind == 1 else pool.twos) | (unit(g.wild) if left >= kind else 0))
+                         & ~(<u64>0xF << (4 * x)), kind)
 
 
-cdef void lz_with_kickers(Gen* g, int combo, int k, int kind, int need, int lo) noexcept nogil:
-    """Trio or four-with-two: k of rank x (any mix of naturals and wild cards;
-    wild cards alone may stand for any rank inside a larger move) + kickers."""
-    cdef int x, a, c, left, least = max(0, k - g.nw)
-    cdef unsigned int mains = lz_mains(g, least, k, lo)
+cdef void lz_with_kickers(Gen* g, LzParts* parts, int combo, int k, int kind, int need, int lo) noexcept nogil:
+    """Trio or four-with-two: a main part of k (lz_parts) + kickers."""
+    cdef int i, left
     cdef LzPool pool
     cdef MoveRec* p = NULL
-    if not size_ok(g, k + need * kind) or banned(g, combo) or not mains:
+    if not size_ok(g, k + need * kind) or banned(g, combo):
         return
     if combo >= C_FOUR_TWO_SINGLE and not (g.flags & F_FOUR_TWO):
+        return
+    if parts.k != k or parts.lo != lo:
+        lz_parts(g, parts, k, lo)
+    if not parts.n:
         return
     lz_pool(g, &pool)
     if need == 1 and g.cap - g.n >= LZ_MAINS_ROOM:
         p = g.out + g.n
-    while mains:
-        x = ddz_ctz(mains)
-        mains &= mains - 1
-        if x == g.wild:
-            p = lz_main(g, &pool, p, <u64>k * unit(x), make_info(combo, x, 1), kind, need, x, 0)
-            continue
-        c = count_of(g.naturals, x)
-        for a in range(min(k, c), least - 1, -1):
-            left = g.nw - (k - a)
-            if a == 0 and left >= need * kind:
-                # An all-wild main part: a move made only of wild cards is held
-                # to face value (docs/rules.md §7), so one kicker at least is natural.
+    for i in range(parts.n):
+        left = parts.left[i]
+        if left < 0:
+            # An all-wild main part: a move made only of wild cards is held
+            # to face value (docs/rules.md §7), so one kicker at least is natural.
+            left = -1 - left
+            if left >= need * kind:
                 left = need * kind - 1
-            p = lz_main(g, &pool, p, <u64>a * unit(x) + <u64>(k - a) * unit(g.wild),
-                        lz_info(g, combo, x, 1, k - a, subs(x, k - a)), kind, need, x, left)
+        p = lz_main(g, &pool, p, parts.cards[i], parts.info[i] | <u64>combo, kind, need, parts.x[i], left)
     if p != NULL:
         g.n = p - g.out
 
@@ -1151,6 +1178,8 @@ cdef unsigned int LZ_RSET[4096]   # LZ_RSET[y]: the ranks of the reversed mask y
 cdef void _lz_fill() noexcept:
     cdef int b, j, n
     cdef unsigned int nib
+    for n in range(5):
+        LZ_ONES[n] = 0x1111ULL >> (4 * (4 - n))
     for b in range(256):
         LZ_REV8[b] = 0
         LZ_RLANES[b] = 0
@@ -1341,13 +1370,18 @@ cdef void lz_bombs(Gen* g, int beat) noexcept nogil:
         emit(g, unit(R_SMALL) + unit(R_BIG), make_info(C_ROCKET, R_BIG, 1))
 
 
-cdef void lz_combo(Gen* g, int combo, int lo, int fix_len, LzChain* ch=NULL) noexcept nogil:
+cdef void lz_combo(Gen* g, int combo, int lo, int fix_len, LzChain* ch=NULL, LzParts* parts=NULL) noexcept nogil:
     """Every laizi move of one (non-bomb) combination type, main rank >= lo
-    (ch: chains' scratch shared across types, see lz_chain)."""
+    (ch: chains' scratch shared across types, see lz_chain; parts: the
+    trios' and quads' main parts, see lz_parts)."""
     cdef LzChain own
+    cdef LzParts own_parts
     if ch == NULL:
         own.k = 0
         ch = &own
+    if parts == NULL:
+        own_parts.k = 0
+        parts = &own_parts
     if combo == C_SINGLE:
         gen_sets(g, C_SINGLE, 1, lo, 0x7FFF)       # naturals
         if lo <= g.wild and size_ok(g, 1):           # a wild card alone: face value
@@ -1355,9 +1389,9 @@ cdef void lz_combo(Gen* g, int combo, int lo, int fix_len, LzChain* ch=NULL) noe
     elif combo == C_PAIR or combo == C_TRIO:
         lz_sets(g, combo, combo, lo)
     elif combo == C_TRIO_SINGLE or combo == C_TRIO_PAIR:
-        lz_with_kickers(g, combo, 3, combo - C_TRIO, 1, lo)
+        lz_with_kickers(g, parts, combo, 3, combo - C_TRIO, 1, lo)
     elif combo == C_FOUR_TWO_SINGLE or combo == C_FOUR_TWO_PAIR:
-        lz_with_kickers(g, combo, 4, combo - C_FOUR_TWO_SINGLE + 1, 2, lo)
+        lz_with_kickers(g, parts, combo, 4, combo - C_FOUR_TWO_SINGLE + 1, 2, lo)
     elif combo == C_STRAIGHT:
         lz_chain(g, ch, combo, 1, 5, 0, lo, fix_len)
     elif combo == C_PAIR_CHAIN:
@@ -1382,9 +1416,11 @@ cdef void lz_all(Gen* g) noexcept nogil:
     """Every laizi move of a free lead, type by type (the planes share their prefix sums)."""
     cdef int combo
     cdef LzChain ch
+    cdef LzParts parts
     ch.k = 0
+    parts.k = 0
     for combo in range(C_SINGLE, C_BOMB):
-        lz_combo(g, combo, 0, 0, &ch)
+        lz_combo(g, combo, 0, 0, &ch, &parts)
     lz_bombs(g, -1)
 
 
