@@ -1257,10 +1257,15 @@ cdef void lz_straight(Gen* g, int combo, int s, int top, unsigned int rspan, uns
 
 cdef void lz_straights(Gen* g, int combo, int min_len, int lo, int fix_len) noexcept nogil:
     """lz_chain's chains of one card a unit (straights): windows s..top of
-    at most nw ranks without a natural, from masks alone."""
+    at most nw ranks without a natural, from masks alone.  A window grows
+    from the last by its top rank (its base cards, reading and stand-ins
+    step by one unit), and one with at most one spare wild card (most of
+    them) is written here; lz_straight makes the others."""
     cdef unsigned int natural = g.at_least[1] & 0xFFF & ~(1u << g.wild), gaps = ~natural & 0xFFF, h
-    cdef unsigned int rn = lz_rev12(natural), rd = lz_rev12(gaps & ~(1u << g.wild)), rspan
-    cdef int s, top, first, end, i
+    cdef unsigned int rn = lz_rev12(natural), rd = lz_rev12(gaps & ~(1u << g.wild)), rspan, mask, d, x
+    cdef int s, top, first, end, i, holes
+    cdef u64 w = unit(g.wild), wb = <u64>(g.wild + 1) << 34, base, info
+    cdef MoveRec* p
     if fix_len and fix_len < min_len:
         return
     for s in range(R_ACE + 2 - min_len):
@@ -1277,8 +1282,31 @@ cdef void lz_straights(Gen* g, int combo, int min_len, int lo, int fix_len) noex
         if first >= end:
             continue
         rspan = rank_span(R_ACE - first, R_ACE - s)
+        info = make_info(combo, first, first - s + 1)
         for top in range(first, end):
-            lz_straight(g, combo, s, top, rspan, rn, rd)
+            # Its wild cards: one a rank without a natural (the wild rank's at face value).
+            holes = top - s + 1 - <int>(LZ_RSET[rn & rspan] & 15)
+            if g.nw - holes > 1 or g.cap - g.n < 13:
+                lz_straight(g, combo, s, top, rspan, rn, rd)
+            else:
+                d = rd & rspan
+                base = lz_rlanes(rn & rspan) + <u64>holes * w
+                p = g.out + g.n
+                p.cards = base
+                p.info = info | (((<u64>LZ_RSET[d] << 14) | wb) if d else 0)
+                p += 1
+                if g.nw > holes:
+                    # One spare wild card: it replaces each natural in turn, top rank first.
+                    mask = rn & rspan
+                    base += w
+                    while mask:
+                        x = mask & (0u - mask)
+                        mask ^= x
+                        p.cards = base - unit(R_ACE - ddz_ctz(x))
+                        p.info = info | wb | (<u64>LZ_RSET[d | x] << 14)
+                        p += 1
+                g.n = p - g.out
+            info += (1 << 5) | (1 << 9)
             rspan |= rspan >> 1
 
 
@@ -1370,18 +1398,10 @@ cdef void lz_bombs(Gen* g, int beat) noexcept nogil:
         emit(g, unit(R_SMALL) + unit(R_BIG), make_info(C_ROCKET, R_BIG, 1))
 
 
-cdef void lz_combo(Gen* g, int combo, int lo, int fix_len, LzChain* ch=NULL, LzParts* parts=NULL) noexcept nogil:
+cdef inline void lz_type(Gen* g, int combo, int lo, int fix_len, LzChain* ch, LzParts* parts) noexcept nogil:
     """Every laizi move of one (non-bomb) combination type, main rank >= lo
     (ch: chains' scratch shared across types, see lz_chain; parts: the
     trios' and quads' main parts, see lz_parts)."""
-    cdef LzChain own
-    cdef LzParts own_parts
-    if ch == NULL:
-        own.k = 0
-        ch = &own
-    if parts == NULL:
-        own_parts.k = 0
-        parts = &own_parts
     if combo == C_SINGLE:
         gen_sets(g, C_SINGLE, 1, lo, 0x7FFF)       # naturals
         if lo <= g.wild and size_ok(g, 1):           # a wild card alone: face value
@@ -1398,6 +1418,15 @@ cdef void lz_combo(Gen* g, int combo, int lo, int fix_len, LzChain* ch=NULL, LzP
         lz_chain(g, ch, combo, 2, 3, 0, lo, fix_len)
     elif combo == C_PLANE or combo == C_PLANE_SINGLE or combo == C_PLANE_PAIR:
         lz_chain(g, ch, combo, 3, 2, combo - C_PLANE, lo, fix_len)
+
+
+cdef void lz_combo(Gen* g, int combo, int lo, int fix_len) noexcept nogil:
+    """lz_type with scratch of its own (a follow: one type)."""
+    cdef LzChain ch
+    cdef LzParts parts
+    ch.k = 0
+    parts.k = 0
+    lz_type(g, combo, lo, fix_len, &ch, &parts)
 
 
 # lz_all stays a function of its own (gcc and clang): inlined into generate(),
@@ -1420,7 +1449,7 @@ cdef void lz_all(Gen* g) noexcept nogil:
     ch.k = 0
     parts.k = 0
     for combo in range(C_SINGLE, C_BOMB):
-        lz_combo(g, combo, 0, 0, &ch, &parts)
+        lz_type(g, combo, 0, 0, &ch, &parts)
     lz_bombs(g, -1)
 
 
