@@ -943,23 +943,52 @@ cdef inline void lz_pool(Gen* g, LzPool* p) noexcept nogil:
     p.twice = lanes(g.twice)
 
 
+cdef inline MoveRec* lz_two(MoveRec* p, u64 w, u64 info, u64 ranks, u64 twice, int kind,
+                            bint joker_pair) noexcept nogil:
+    """Write w plus two kickers of `kind` (1: singles, 2: pairs) from `ranks`
+    (a lanes() word) at p, in singles2's and pairs12's order: by the lower
+    kicker rank, two of it first (singles of a rank in `twice`), then the
+    higher ranks ascending (never both jokers unless joker_pair); the next
+    slot.  Each run of higher ranks goes through ddz_kick_each."""
+    cdef u64 low
+    while ranks:
+        low = ranks & (0 - ranks)
+        ranks ^= low
+        if low & twice:
+            p.cards = w + 2 * low
+            p.info = info
+            p += 1
+        p = ddz_kick_each(p, w + <u64>kind * low, info,
+                          ranks & ~unit(R_BIG) if low == unit(R_SMALL) and not joker_pair else ranks, kind)
+    return p
+
+
 cdef inline void lz_kick(Gen* g, LzPool* p, u64 w, u64 info, int kind, int need, int lo, int hi,
                          int left) noexcept nogil:
     """with_kickers for main ranks lo..hi with `left` free wild cards in the
     pool (set_pool's pool): one or two single or pair kickers straight from
     the naturals' lanes plus the wild lane, without rebuilding the pool."""
-    cdef u64 wild = unit(g.wild), others
+    cdef u64 wild = unit(g.wild), others, ranks, twice
     if lo <= g.wild <= hi:
         left = 0
     if kind == 1 and need <= 2:
         others = ~run_word(lo, hi - lo + 1, 0xF)
+        ranks = (p.ones | (wild if left >= 1 else 0)) & others
         if need == 2:
-            g.lanes_twice = p.twice | (wild if left >= 2 and (g.flags & F_KICKER_REPEAT) else 0)
+            twice = p.twice | (wild if left >= 2 and (g.flags & F_KICKER_REPEAT) else 0)
+            if room(g):
+                g.n = lz_two(g.out + g.n, w, info, ranks, twice, 1, g.flags & F_JOKERS_BOTH) - g.out
+                return
+            g.lanes_twice = twice
             g.lanes_ok = False      # lanes_twice is ours until the next set_pool
-        kick12(g, w, info, need, (p.ones | (wild if left >= 1 else 0)) & others, g.flags & F_JOKERS_BOTH)
+        kick12(g, w, info, need, ranks, g.flags & F_JOKERS_BOTH)
     elif kind == 2 and need <= 2 and not (g.flags & F_KICKER_BOMB):
         others = ~run_word(lo, hi - lo + 1, 0xF)
-        pair12(g, w, info, need, (p.twos | (wild if left >= 2 else 0)) & others)
+        ranks = (p.twos | (wild if left >= 2 else 0)) & others
+        if need == 2 and room(g):
+            g.n = lz_two(g.out + g.n, w, info, ranks, 0, 2, True) - g.out
+            return
+        pair12(g, w, info, need, ranks)
     else:
         set_pool(g, left, rank_span(lo, hi))
         with_kickers(g, w, info, kind, need, lo, hi)
