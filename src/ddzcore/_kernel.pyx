@@ -908,9 +908,12 @@ cdef void gen_all(Gen* g) noexcept nogil:
 # The info word records the wild cards that stand for another rank (nsub and
 # their ranks, ascending); wild cards at face value are not listed.
 
+cdef u64 LZ_ONES[5]      # LZ_ONES[n]: n nibbles of 1 (0, 0x1, 0x11, ...)
+
+
 cdef inline u64 subs(int r, int n) noexcept nogil:
     """Stand-in nibbles: n copies of rank r.  subs(5, 2) == 0x55."""
-    return <u64>r * (0x1111ULL >> (4 * (4 - n)))
+    return <u64>r * LZ_ONES[n]
 
 
 cdef inline u64 lz_info(Gen* g, int combo, int main, int length, int nsub, u64 standins) noexcept nogil:
@@ -959,23 +962,71 @@ cdef inline void lz_pool(Gen* g, LzPool* p) noexcept nogil:
     p.twice = lanes(g.twice)
 
 
+cdef extern from *:
+    """
+    /* ddz_kick_each for the laizi generator, a copy of its own: sharing one
+       inline function with one_kicker changed how gcc compiles the one-deck
+       lead (about 1 % more instructions there, counted). */
+    static inline void* ddz_lz_kick_each(void* p, uint64_t w, uint64_t info, uint64_t ranks, uint64_t kind) {
+        uint64_t* q = (uint64_t*)p;
+        if (ranks) do {
+            q[0] = w + kind * (ranks & (0 - ranks));
+            q[1] = info;
+            q += 2;
+            ranks &= ranks - 1;
+        } while (ranks);
+        return q;
+    }
+    """
+    MoveRec* lz_kick_each "ddz_lz_kick_each" (MoveRec* p, u64 w, u64 info, u64 ranks, u64 kind) noexcept nogil
+
+
+cdef inline MoveRec* lz_two(MoveRec* p, u64 w, u64 info, u64 ranks, u64 twice, int kind,
+                            bint joker_pair) noexcept nogil:
+    """Write w plus two kickers of `kind` (1: singles, 2: pairs) from `ranks`
+    (a lanes() word) at p, in singles2's and pairs12's order: by the lower
+    kicker rank, two of it first (singles of a rank in `twice`), then the
+    higher ranks ascending (never both jokers unless joker_pair); the next
+    slot.  Each run of higher ranks goes through lz_kick_each."""
+    cdef u64 low
+    while ranks:
+        low = ranks & (0 - ranks)
+        ranks ^= low
+        if low & twice:
+            p.cards = w + 2 * low
+            p.info = info
+            p += 1
+        p = lz_kick_each(p, w + <u64>kind * low, info,
+                          ranks & ~unit(R_BIG) if low == unit(R_SMALL) and not joker_pair else ranks, kind)
+    return p
+
+
 cdef inline void lz_kick(Gen* g, LzPool* p, u64 w, u64 info, int kind, int need, int lo, int hi,
                          int left) noexcept nogil:
     """with_kickers for main ranks lo..hi with `left` free wild cards in the
     pool (set_pool's pool): one or two single or pair kickers straight from
     the naturals' lanes plus the wild lane, without rebuilding the pool."""
-    cdef u64 wild = unit(g.wild), others
+    cdef u64 wild = unit(g.wild), others, ranks, twice
     if lo <= g.wild <= hi:
         left = 0
     if kind == 1 and need <= 2:
         others = ~run_word(lo, hi - lo + 1, 0xF)
+        ranks = (p.ones | (wild if left >= 1 else 0)) & others
         if need == 2:
-            g.lanes_twice = p.twice | (wild if left >= 2 and (g.flags & F_KICKER_REPEAT) else 0)
+            twice = p.twice | (wild if left >= 2 and (g.flags & F_KICKER_REPEAT) else 0)
+            if room(g):
+                g.n = lz_two(g.out + g.n, w, info, ranks, twice, 1, g.flags & F_JOKERS_BOTH) - g.out
+                return
+            g.lanes_twice = twice
             g.lanes_ok = False      # lanes_twice is ours until the next set_pool
-        kick12(g, w, info, need, (p.ones | (wild if left >= 1 else 0)) & others, g.flags & F_JOKERS_BOTH)
+        kick12(g, w, info, need, ranks, g.flags & F_JOKERS_BOTH)
     elif kind == 2 and need <= 2 and not (g.flags & F_KICKER_BOMB):
         others = ~run_word(lo, hi - lo + 1, 0xF)
-        pair12(g, w, info, need, (p.twos | (wild if left >= 2 else 0)) & others)
+        ranks = (p.twos | (wild if left >= 2 else 0)) & others
+        if need == 2 and room(g):
+            g.n = lz_two(g.out + g.n, w, info, ranks, 0, 2, True) - g.out
+            return
+        pair12(g, w, info, need, ranks)
     else:
         set_pool(g, left, rank_span(lo, hi))
         with_kickers(g, w, info, kind, need, lo, hi)
@@ -983,6 +1034,43 @@ cdef inline void lz_kick(Gen* g, LzPool* p, u64 w, u64 info, int kind, int need,
 
 cdef enum:
     LZ_MAINS_ROOM = 13 * 4 * 15     # trios with one kicker: <= 4 main parts a rank, <= 15 kickers each
+    LZ_PARTS = 13 * 5               # main parts of k <= 4 cards: <= 5 a rank (0-4 naturals)
+
+
+# The main parts of k cards (a trio or a quad) of ranks >= lo, made once and
+# read by every kicker kind of them (trios with a single or a pair,
+# four-with-two singles or pairs): ranks ascending, naturals descending.
+cdef struct LzParts:
+    int k, lo, n           # k == 0: not made
+    u64 cards[LZ_PARTS]
+    u64 info[LZ_PARTS]     # the reading without its combo (lz_info with combo 0)
+    unsigned char x[LZ_PARTS]
+    signed char left[LZ_PARTS]      # the wild cards left free; -1 - left: an all-wild main part
+
+
+cdef void lz_parts(Gen* g, LzParts* parts, int k, int lo) noexcept nogil:
+    """Make `parts`: k of rank x (any mix of naturals and wild cards; wild
+    cards alone may stand for any rank inside a larger move, docs/rules.md §7)."""
+    cdef int x, a, c, n = 0, least = max(0, k - g.nw)
+    cdef unsigned int mains = lz_mains(g, least, k, lo)
+    cdef u64 w = unit(g.wild), info
+    parts.k, parts.lo = k, lo
+    while mains:
+        x = ddz_ctz(mains)
+        mains &= mains - 1
+        if x == g.wild:
+            parts.cards[n], parts.info[n], parts.x[n], parts.left[n] = <u64>k * w, make_info(0, x, 1), x, 0
+            n += 1
+            continue
+        c = count_of(g.naturals, x)
+        info = lz_info(g, 0, x, 1, 0, 0)
+        for a in range(min(k, c), least - 1, -1):
+            parts.cards[n] = <u64>a * unit(x) + <u64>(k - a) * w
+            parts.info[n] = info if a == k else lz_info(g, 0, x, 1, k - a, subs(x, k - a))
+            parts.x[n] = x
+            parts.left[n] = g.nw - (k - a) if a else -1 - g.nw + k
+            n += 1
+    parts.n = n
 
 
 cdef inline MoveRec* lz_main(Gen* g, LzPool* pool, MoveRec* p, u64 w, u64 info, int kind, int need,
@@ -990,51 +1078,38 @@ cdef inline MoveRec* lz_main(Gen* g, LzPool* pool, MoveRec* p, u64 w, u64 info, 
     """lz_kick for main rank x; with one kicker, when p is set (room was
     checked), each written straight at p (one single or pair of any other
     rank, no rule switch matters: docs/rules.md §2); the next slot."""
-    cdef u64 kickers, low
     if p == NULL:
         lz_kick(g, pool, w, info, kind, need, x, x, left)
         return NULL
-    # The kicker lanes times kind: the lowest bit is then the kicker's cards.
-    kickers = ((((pool.ones if kind == 1 else pool.twos) | (unit(g.wild) if left >= kind else 0))
-                & ~(<u64>0xF << (4 * x))) * <u64>kind)
-    while kickers:
-        low = kickers & (0 - kickers)
-        kickers ^= low
-        p.cards = w + low
-        p.info = info
-        p += 1
-    return p
+    return lz_kick_each(p, w, info, ((pool.ones if kind == 1 else pool.twos) | (unit(g.wild) if left >= kind else 0))
+                         & ~(<u64>0xF << (4 * x)), kind)
 
 
-cdef void lz_with_kickers(Gen* g, int combo, int k, int kind, int need, int lo) noexcept nogil:
-    """Trio or four-with-two: k of rank x (any mix of naturals and wild cards;
-    wild cards alone may stand for any rank inside a larger move) + kickers."""
-    cdef int x, a, c, left, least = max(0, k - g.nw)
-    cdef unsigned int mains = lz_mains(g, least, k, lo)
+cdef void lz_with_kickers(Gen* g, LzParts* parts, int combo, int k, int kind, int need, int lo) noexcept nogil:
+    """Trio or four-with-two: a main part of k (lz_parts) + kickers."""
+    cdef int i, left
     cdef LzPool pool
     cdef MoveRec* p = NULL
-    if not size_ok(g, k + need * kind) or banned(g, combo) or not mains:
+    if not size_ok(g, k + need * kind) or banned(g, combo):
         return
     if combo >= C_FOUR_TWO_SINGLE and not (g.flags & F_FOUR_TWO):
+        return
+    if parts.k != k or parts.lo != lo:
+        lz_parts(g, parts, k, lo)
+    if not parts.n:
         return
     lz_pool(g, &pool)
     if need == 1 and g.cap - g.n >= LZ_MAINS_ROOM:
         p = g.out + g.n
-    while mains:
-        x = ddz_ctz(mains)
-        mains &= mains - 1
-        if x == g.wild:
-            p = lz_main(g, &pool, p, <u64>k * unit(x), make_info(combo, x, 1), kind, need, x, 0)
-            continue
-        c = count_of(g.naturals, x)
-        for a in range(min(k, c), least - 1, -1):
-            left = g.nw - (k - a)
-            if a == 0 and left >= need * kind:
-                # An all-wild main part: a move made only of wild cards is held
-                # to face value (docs/rules.md §7), so one kicker at least is natural.
+    for i in range(parts.n):
+        left = parts.left[i]
+        if left < 0:
+            # An all-wild main part: a move made only of wild cards is held
+            # to face value (docs/rules.md §7), so one kicker at least is natural.
+            left = -1 - left
+            if left >= need * kind:
                 left = need * kind - 1
-            p = lz_main(g, &pool, p, <u64>a * unit(x) + <u64>(k - a) * unit(g.wild),
-                        lz_info(g, combo, x, 1, k - a, subs(x, k - a)), kind, need, x, left)
+        p = lz_main(g, &pool, p, parts.cards[i], parts.info[i] | <u64>combo, kind, need, parts.x[i], left)
     if p != NULL:
         g.n = p - g.out
 
@@ -1170,6 +1245,8 @@ cdef unsigned int LZ_RSET[4096]   # LZ_RSET[y]: the ranks of the reversed mask y
 cdef void _lz_fill() noexcept:
     cdef int b, j, n
     cdef unsigned int nib
+    for n in range(5):
+        LZ_ONES[n] = 0x1111ULL >> (4 * (4 - n))
     for b in range(256):
         LZ_REV8[b] = 0
         LZ_RLANES[b] = 0
@@ -1247,10 +1324,15 @@ cdef void lz_straight(Gen* g, int combo, int s, int top, unsigned int rspan, uns
 
 cdef void lz_straights(Gen* g, int combo, int min_len, int lo, int fix_len) noexcept nogil:
     """lz_chain's chains of one card a unit (straights): windows s..top of
-    at most nw ranks without a natural, from masks alone."""
+    at most nw ranks without a natural, from masks alone.  A window grows
+    from the last by its top rank (its base cards, reading and stand-ins
+    step by one unit), and one with at most one spare wild card (most of
+    them) is written here; lz_straight makes the others."""
     cdef unsigned int natural = g.at_least[1] & 0xFFF & ~(1u << g.wild), gaps = ~natural & 0xFFF, h
-    cdef unsigned int rn = lz_rev12(natural), rd = lz_rev12(gaps & ~(1u << g.wild)), rspan
-    cdef int s, top, first, end, i
+    cdef unsigned int rn = lz_rev12(natural), rd = lz_rev12(gaps & ~(1u << g.wild)), rspan, mask, d, x
+    cdef int s, top, first, end, i, holes
+    cdef u64 w = unit(g.wild), wb = <u64>(g.wild + 1) << 34, base, info
+    cdef MoveRec* p
     if fix_len and fix_len < min_len:
         return
     for s in range(R_ACE + 2 - min_len):
@@ -1267,8 +1349,31 @@ cdef void lz_straights(Gen* g, int combo, int min_len, int lo, int fix_len) noex
         if first >= end:
             continue
         rspan = rank_span(R_ACE - first, R_ACE - s)
+        info = make_info(combo, first, first - s + 1)
         for top in range(first, end):
-            lz_straight(g, combo, s, top, rspan, rn, rd)
+            # Its wild cards: one a rank without a natural (the wild rank's at face value).
+            holes = top - s + 1 - <int>(LZ_RSET[rn & rspan] & 15)
+            if g.nw - holes > 1 or g.cap - g.n < 13:
+                lz_straight(g, combo, s, top, rspan, rn, rd)
+            else:
+                d = rd & rspan
+                base = lz_rlanes(rn & rspan) + <u64>holes * w
+                p = g.out + g.n
+                p.cards = base
+                p.info = info | (((<u64>LZ_RSET[d] << 14) | wb) if d else 0)
+                p += 1
+                if g.nw > holes:
+                    # One spare wild card: it replaces each natural in turn, top rank first.
+                    mask = rn & rspan
+                    base += w
+                    while mask:
+                        x = mask & (0u - mask)
+                        mask ^= x
+                        p.cards = base - unit(R_ACE - ddz_ctz(x))
+                        p.info = info | wb | (<u64>LZ_RSET[d | x] << 14)
+                        p += 1
+                g.n = p - g.out
+            info += (1 << 5) | (1 << 9)
             rspan |= rspan >> 1
 
 
@@ -1360,13 +1465,10 @@ cdef void lz_bombs(Gen* g, int beat) noexcept nogil:
         emit(g, unit(R_SMALL) + unit(R_BIG), make_info(C_ROCKET, R_BIG, 1))
 
 
-cdef void lz_combo(Gen* g, int combo, int lo, int fix_len, LzChain* ch=NULL) noexcept nogil:
+cdef inline void lz_type(Gen* g, int combo, int lo, int fix_len, LzChain* ch, LzParts* parts) noexcept nogil:
     """Every laizi move of one (non-bomb) combination type, main rank >= lo
-    (ch: chains' scratch shared across types, see lz_chain)."""
-    cdef LzChain own
-    if ch == NULL:
-        own.k = 0
-        ch = &own
+    (ch: chains' scratch shared across types, see lz_chain; parts: the
+    trios' and quads' main parts, see lz_parts)."""
     if combo == C_SINGLE:
         gen_sets(g, C_SINGLE, 1, lo, 0x7FFF)       # naturals
         if lo <= g.wild and size_ok(g, 1):           # a wild card alone: face value
@@ -1374,15 +1476,24 @@ cdef void lz_combo(Gen* g, int combo, int lo, int fix_len, LzChain* ch=NULL) noe
     elif combo == C_PAIR or combo == C_TRIO:
         lz_sets(g, combo, combo, lo)
     elif combo == C_TRIO_SINGLE or combo == C_TRIO_PAIR:
-        lz_with_kickers(g, combo, 3, combo - C_TRIO, 1, lo)
+        lz_with_kickers(g, parts, combo, 3, combo - C_TRIO, 1, lo)
     elif combo == C_FOUR_TWO_SINGLE or combo == C_FOUR_TWO_PAIR:
-        lz_with_kickers(g, combo, 4, combo - C_FOUR_TWO_SINGLE + 1, 2, lo)
+        lz_with_kickers(g, parts, combo, 4, combo - C_FOUR_TWO_SINGLE + 1, 2, lo)
     elif combo == C_STRAIGHT:
         lz_chain(g, ch, combo, 1, 5, 0, lo, fix_len)
     elif combo == C_PAIR_CHAIN:
         lz_chain(g, ch, combo, 2, 3, 0, lo, fix_len)
     elif combo == C_PLANE or combo == C_PLANE_SINGLE or combo == C_PLANE_PAIR:
         lz_chain(g, ch, combo, 3, 2, combo - C_PLANE, lo, fix_len)
+
+
+cdef void lz_combo(Gen* g, int combo, int lo, int fix_len) noexcept nogil:
+    """lz_type with scratch of its own (a follow: one type)."""
+    cdef LzChain ch
+    cdef LzParts parts
+    ch.k = 0
+    parts.k = 0
+    lz_type(g, combo, lo, fix_len, &ch, &parts)
 
 
 # lz_all stays a function of its own (gcc and clang): inlined into generate(),
@@ -1401,9 +1512,11 @@ cdef void lz_all(Gen* g) noexcept nogil:
     """Every laizi move of a free lead, type by type (the planes share their prefix sums)."""
     cdef int combo
     cdef LzChain ch
+    cdef LzParts parts
     ch.k = 0
+    parts.k = 0
     for combo in range(C_SINGLE, C_BOMB):
-        lz_combo(g, combo, 0, 0, &ch)
+        lz_type(g, combo, 0, 0, &ch, &parts)
     lz_bombs(g, -1)
 
 
