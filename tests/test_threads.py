@@ -4,11 +4,22 @@ joined in order), and batch outputs handed over without a copy."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 import pytest
 
-from ddzcore import MOVE_DTYPE, Rules, count_moves_batch, legal_moves_batch, simulate
+from ddzcore import MOVE_DTYPE, Rules, _kernel, count_moves_batch, legal_moves_batch, simulate
 from ddzcore.search import PlayState
+
+
+@pytest.fixture(autouse=True)
+def small_parts() -> Iterator[None]:
+    """Threads for batches of any size (by default a thread needs thousands
+    of positions), so these small batches run the thread machinery."""
+    old = _kernel._set_min_part(1, 1)
+    yield
+    _kernel._set_min_part(*old)
 
 
 def make_positions(n: int) -> tuple[np.ndarray, np.ndarray]:

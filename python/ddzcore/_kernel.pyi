@@ -17,6 +17,7 @@ def generate_batch(
     out: npt.NDArray[np.void] | None = None,
     threads: int = 1,
 ) -> tuple[npt.NDArray[np.void], npt.NDArray[np.int64]]: ...
+def _set_min_part(generate: int, count: int) -> tuple[int, int]: ...
 def count_batch(
     hands: npt.NDArray[np.uint64],
     last_cards: npt.NDArray[np.uint64] | None = None,

@@ -2369,6 +2369,21 @@ cdef enum:
     NAP = 20                # microseconds a thread waits before looking again for its start
     PUBLISH = 16            # positions between two reports of a generating thread's progress
 
+# Positions a thread needs before starting it pays (starting and waking a
+# thread costs tens of microseconds here: with 4,000 leads two threads
+# generated no faster than one and counted 2.4x slower):
+cdef Py_ssize_t MIN_PART_GENERATE = 4096
+cdef Py_ssize_t MIN_PART_COUNT = 16384
+
+
+def _set_min_part(Py_ssize_t generate, Py_ssize_t count):
+    """Set the positions a thread needs (tests run the thread machinery on
+    small batches with 1); returns the previous (generate, count)."""
+    global MIN_PART_GENERATE, MIN_PART_COUNT
+    old = (MIN_PART_GENERATE, MIN_PART_COUNT)
+    MIN_PART_GENERATE, MIN_PART_COUNT = max(generate, 1), max(count, 1)
+    return old
+
 # A count's share of a generation's time (CPU time, benchmarks/threads_speed.py):
 cdef double LEAD_COUNT_COST = 0.12   # one-deck leads without wild cards (count_lead)
 cdef double COUNT_COST = 0.5         # any other batch (follows: 0.5 with count_follow)
@@ -2586,7 +2601,7 @@ cdef class _Batch:
         cdef double size, begin, meet, total, cost = count_cost(j.last_cards, j.flags)
         cdef double sizes[64]
         j.nchunks = (j.n + CHUNK - 1) // CHUNK
-        threads = <int>min(threads, j.nchunks, 64)
+        threads = <int>min(threads, j.nchunks, 64, max(1, j.n // (MIN_PART_COUNT if j.counting else MIN_PART_GENERATE)))
         if threads <= 1 and j.counting:
             with nogil:
                 count_range(j.hands, j.last_cards, j.last_info, j.flags, 0, j.n, j.off)
