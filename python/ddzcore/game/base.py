@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 from fractions import Fraction
+from inspect import isdatadescriptor
 from types import MemberDescriptorType
 from typing import Any, Callable, Optional, Sequence, Union
 
@@ -605,14 +606,20 @@ class GameBase(GameCore):
 
     # -- copies and equality -------------------------------------------------------------------
     def copy(self) -> Any:
-        """An independent copy (same history, so it can ``pop`` too)."""
-        return self._copy_as(type(self))
+        """An independent copy (same history, so it can ``pop`` too); a
+        subclass's own attributes (``_own_state``) are copied shallowly."""
+        g = self._copy_as(type(self))
+        for k, v in self._own_state().items():
+            object.__setattr__(g, k, v)
+        return g
 
     def _copy_as(self, cls: "type[GameBase]") -> Any:
-        """``copy`` as an instance of ``cls``, this game's class or a subclass
-        of it (unpickling a subclass's game), made without its ``__init__``."""
+        """The game's state as an instance of ``cls``, this game's class or a
+        subclass of it (unpickling a subclass's game), made without its
+        ``__init__``; a subclass's own attributes are left unset."""
         g = cls.__new__(cls)
-        for c in type(self).__mro__[:-2]:  # every class's slots, GameCore's and object's aside
+        mro = type(self).__mro__
+        for c in mro[mro.index(self._game_class()):-2]:  # this package's classes, GameCore's and object's aside
             for n in c.__slots__:  # type: ignore[attr-defined]
                 setattr(g, n, getattr(self, n))
         for n in CORE_FIELDS:
@@ -652,17 +659,21 @@ class GameBase(GameCore):
         """Set a subclass's own attributes back after unpickling (the game
         itself was replayed from its record and checked): ``state`` maps
         names to values, as ``_own_state`` gave.  Raises ``RecordError`` for
-        a state that is not such a dict or that names the game's own state
-        (which a changed pickle could otherwise overwrite after the check).
+        a state that is not such a dict, that names the game's own state
+        (its slots and properties, which a changed pickle could otherwise
+        overwrite after the check) or that this class cannot set.
         A subclass whose attributes need checking overrides this and calls it."""
         if not isinstance(state, dict) or not all(isinstance(k, str) for k in state):
             raise RecordError(f"a pickled game's own attributes must be a dict by name, not {state!r}")
         game = self._game_class()
-        taken = sorted(k for k in state if hasattr(game, k))
+        taken = sorted(k for k in state if isdatadescriptor(getattr(game, k, None)))
         if taken:
             raise RecordError(f"a pickled game's own attributes {taken} name the game's state, which its record restores")
         for k, v in state.items():
-            object.__setattr__(self, k, v)
+            try:
+                object.__setattr__(self, k, v)
+            except AttributeError as e:  # no such slot, a read-only property...
+                raise RecordError(f"a pickled game's own attribute {k!r} cannot be set on {type(self).__name__}: {e}") from e
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
