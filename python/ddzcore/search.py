@@ -298,6 +298,7 @@ def _seed_arg(seed: object, name: str) -> int:
 
 
 _CHUNK_GAMES = 16384  # games a thread plays at a time (about 10 MB of records)
+_U64 = (1 << 64) - 1  # game numbers wrap as in the kernel (first_game + i modulo 2**64)
 
 
 def _simulate_threads(n_games: int, seed: int, rules: Rules, cap: int, record: bool, first_game: int,
@@ -316,10 +317,10 @@ def _simulate_threads(n_games: int, seed: int, rules: Rules, cap: int, record: b
 
     def run(lo: int, hi: int) -> dict[str, np.ndarray]:
         if policy == "rule":  # the rule bot at every seat, in the kernel (ddzcore._botplay)
-            return _botplay._play_games(hi - lo, seed, first_game + lo, rules.flags, rules.bidding == "points",
+            return _botplay._play_games(hi - lo, seed, (first_game + lo) & _U64, rules.flags, rules.bidding == "points",
                                         rules.rob_back, cap, (0, 0, 0), 0, False, _ALL, (1, 1, 1))[0]
         return dict(_state._simulate(hi - lo, seed, rules.flags, rules.bidding == "points", rules.rob_back,
-                                     cap, record, first_game + lo, draw, players))
+                                     cap, record, (first_game + lo) & _U64, draw, players))
 
     if threads == 1 or n_games < 2 * threads:
         return run(0, n_games)
