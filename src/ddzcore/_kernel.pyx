@@ -2681,7 +2681,7 @@ cdef class _Batch:
 cdef int _threads_arg(threads) except -1:
     if not isinstance(threads, int) or isinstance(threads, bool) or threads < 1:
         raise InvalidArgumentError(f"threads must be an int >= 1, not {threads!r}")
-    return threads
+    return min(threads, 64)  # a batch uses at most 64
 
 
 def generate_batch(const u64[::1] hands, const u64[::1] last_cards=None,
