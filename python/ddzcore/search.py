@@ -316,11 +316,12 @@ def _simulate_threads(n_games: int, seed: int, rules: Rules, cap: int, record: b
     draw = rules.laizi and rules.wild is None
 
     def run(lo: int, hi: int) -> dict[str, np.ndarray]:
+        first = (first_game + lo) & _U64
         if policy == "rule":  # the rule bot at every seat, in the kernel (ddzcore._botplay)
-            return _botplay._play_games(hi - lo, seed, (first_game + lo) & _U64, rules.flags, rules.bidding == "points",
+            return _botplay._play_games(hi - lo, seed, first, rules.flags, rules.bidding == "points",
                                         rules.rob_back, cap, (0, 0, 0), 0, False, _ALL, (1, 1, 1))[0]
         return dict(_state._simulate(hi - lo, seed, rules.flags, rules.bidding == "points", rules.rob_back,
-                                     cap, record, (first_game + lo) & _U64, draw, players))
+                                     cap, record, first, draw, players))
 
     if threads == 1 or n_games < 2 * threads:
         return run(0, n_games)
