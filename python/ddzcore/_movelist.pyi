@@ -1,7 +1,7 @@
 """Stubs for the compiled MoveList module (src/ddzcore/_movelist.pyx): codes only."""
 
 import sys
-from typing import Any, Callable, Iterator, TypeVar, overload
+from typing import Any, Callable, Iterator, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -10,13 +10,11 @@ from typing_extensions import Self, disjoint_base
 MOVE_DTYPE: np.dtype[np.void]
 
 def _pair(cards: int, info: int, rules: Any) -> tuple[int, int]: ...
-_L = TypeVar("_L", bound="MoveList")
-
-def _moves(cls: type[_L], hand: int, lc: int, li: int, flags: int, rules: Any, shown_hand: Any,
-           shown_last: Any) -> _L: ...
-def _moves_array(hand: int, lc: int, li: int, flags: int, rules: Any, shown_hand: Any,
-                 shown_last: Any) -> npt.NDArray[np.void]: ...
-def _count(hand: int, lc: int, li: int, flags: int, rules: Any, shown_hand: Any, shown_last: Any) -> int: ...
+def _bind(hand_t: type, last_t: type, rules_t: type, list_t: type, standard: Any,
+          position: Callable[[Any, Any, Any], tuple[int, int, int, int, Any]]) -> None: ...
+def _legal_moves(hand: Any, last: Any, rules: Any) -> Any: ...
+def _legal_moves_array(hand: Any, last: Any, rules: Any) -> npt.NDArray[np.void]: ...
+def _count_moves(hand: Any, last: Any, rules: Any) -> int: ...
 
 @disjoint_base
 class MoveList:

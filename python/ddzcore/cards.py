@@ -110,7 +110,11 @@ _LO, _HI = 0x0F0F0F0F0F0F0F0F, 0x8080808080808080
 def _check_word(word: object, decks: int, what: object) -> int:
     """``word`` when it is a card word the deck(s) hold (docs/rules.md §1),
     else ``InvalidCardsError`` naming ``what`` (and the rank over its limit)."""
-    if not isinstance(word, int) or isinstance(word, bool) or word < 0 or word >> 60:
+    if type(word) is not int:  # an int subclass is stored as the int it is (a Hand's fields are exact ints)
+        if not isinstance(word, int) or isinstance(word, bool):
+            raise InvalidCardsError(f"{what!r} is not a card word (a 60-bit rank-count integer)")
+        word = int(word)
+    if word < 0 or word >> 60:
         raise InvalidCardsError(f"{what!r} is not a card word (a 60-bit rank-count integer)")
     deck = DECK_WORDS.get(decks) if type(decks) is int else None
     if deck is not None and (((deck & _LO) | _HI) - (word & _LO)) & ((((deck >> 4) & _LO) | _HI) - ((word >> 4) & _LO)) \
@@ -127,7 +131,11 @@ def _hand_word(hand: "Hand", decks: int = 2) -> int:
     ``InvalidCardsError`` naming its fields."""
     word, own = getattr(hand, "_word", None), getattr(hand, "_decks", None)
     if type(own) is not int or own not in (1, 2):
-        raise InvalidCardsError(f"a Hand with card word {word!r} and deck count {own!r} is no hand (decks: 1 or 2)")
+        raise InvalidCardsError(f"a Hand whose deck count (_decks) is {own!r} ({type(own).__name__}) is no hand "
+                                f"(decks: the int 1 or 2)")
+    if type(word) is not int:  # what the constructors store; a bool, float or NumPy integer is forged
+        raise InvalidCardsError(f"a Hand whose card word (_word) is {word!r} ({type(word).__name__}) is no hand "
+                                f"(a card word is an int)")
     try:
         return _check_word(word, decks, word)
     except InvalidCardsError as e:

@@ -15,7 +15,7 @@ from typing import Any, Iterable, Sequence, Union
 import numpy as np
 
 from . import _kernel
-from ._movelist import _count, _moves, _moves_array
+from ._movelist import _bind, _count_moves, _legal_moves, _legal_moves_array
 from .cards import Hand, _check_word
 from .cards import _hand_word as _checked_hand_word
 from .errors import InvalidArgumentError, InvalidCardsError, InvalidMoveError
@@ -36,9 +36,6 @@ HandLike = Union[Hand, str, int]
 LastLike = Union[Move, str, None]
 
 _STANDARD = Rules()
-#: What a fast path meets in a ``Hand`` or ``Move`` forged around the checks
-#: (a field unset, of the wrong type, out of range); the checked path then names it.
-_FORGED = (AttributeError, TypeError, OverflowError)
 
 
 def _hand_word(hand: HandLike, rules: Rules) -> int:
@@ -53,20 +50,16 @@ def _hand_word(hand: HandLike, rules: Rules) -> int:
 
 def _position(hand: HandLike, last: LastLike, rules: Rules | str | None) -> tuple[int, int, int, int, Rules]:
     """The kernel's arguments (hand word, last cards, last info, rule flags)
-    and the ``Rules`` of the public arguments; raises the typed errors (the
-    kernel checks the words against the rules)."""
-    rules = _STANDARD if rules is None else rules if type(rules) is Rules else Rules.coerce(rules)
-    if type(hand) is Hand:
-        try:
-            if hand._decks <= rules.decks and not hand._word >> 60:  # a word the kernel reads (it checks the counts)
-                if last is None:
-                    return hand._word, 0, 0, rules._flags, rules  # type: ignore[attr-defined]
-                if type(last) is Move and last._info:
-                    return hand._word, last._cards, last._info, rules._flags, rules  # type: ignore[attr-defined]
-        except _FORGED:  # a Hand or Move forged around the checks: refused below
-            pass
+    and the ``Rules`` of the public arguments, read and checked field by
+    field; raises the typed errors (the kernel checks the words against the
+    rules).  The compiled fast path (``_movelist._legal``) comes here for
+    every argument it does not read itself."""
+    rules = Rules.coerce(rules)
     lc, li = _last_codes(last, rules)
     return _hand_word(hand, rules), lc, li, rules.flags, rules
+
+
+_bind(Hand, Move, Rules, MoveList, _STANDARD, _position)
 
 
 def legal_moves(hand: HandLike, last: LastLike = None, rules: Rules | str | None = None) -> MoveList:
@@ -78,39 +71,27 @@ def legal_moves(hand: HandLike, last: LastLike = None, rules: Rules | str | None
     first.  After the rocket only pass is legal.  ``rules``: a ``Rules`` or
     a preset name (default: docs/rules.md's); the moves carry it.
 
-    Raises ``InvalidCardsError`` for a bad hand, ``InvalidMoveError`` (or
-    its subclass ``AmbiguousMoveError``) for a bad ``last`` (no valid
-    reading, a forged ``Move``, or cards the deck cannot hold besides the
-    hand: docs/rules.md §1, §7, §8) and ``InvalidRulesError`` for bad ``rules``.
+    Raises ``InvalidCardsError`` for a bad hand (a ``Hand`` forged around its
+    checks included: fields of the wrong type or out of range, named),
+    ``InvalidMoveError`` (or its subclass ``AmbiguousMoveError``) for a bad
+    ``last`` (no valid reading, a forged ``Move``, or cards the deck cannot
+    hold besides the hand: docs/rules.md §1, §7, §8) and ``InvalidRulesError``
+    for bad ``rules``.
     """
-    if rules is None:
-        rules = _STANDARD
-    if type(hand) is Hand and type(rules) is Rules:  # _position's fast path, inlined
-        try:
-            if hand._decks <= rules.decks and not hand._word >> 60:
-                if last is None:
-                    return _moves(MoveList, hand._word, 0, 0, rules._flags, rules, hand, None)  # type: ignore[attr-defined]
-                if type(last) is Move and last._info:
-                    return _moves(MoveList, hand._word, last._cards, last._info, rules._flags,  # type: ignore[attr-defined]
-                                  rules, hand, last)
-        except _FORGED:  # a Hand or Move forged around the checks: refused below
-            pass
-    h, lc, li, flags, r = _position(hand, last, rules)
-    return _moves(MoveList, h, lc, li, flags, r, hand, last)
+    return _legal_moves(hand, last, rules)  # type: ignore[no-any-return]
 
 
 def legal_moves_array(hand: HandLike, last: LastLike = None, rules: Rules | str | None = None) -> np.ndarray:
     """``legal_moves`` as a ``MOVE_DTYPE`` array of shape ``(n,)`` (fields
-    ``cards`` and ``info``, uint64).  Same arguments and errors."""
-    h, lc, li, flags, r = _position(hand, last, rules)
-    return _moves_array(h, lc, li, flags, r, hand, last)
+    ``cards`` and ``info``, uint64; no ``Move`` objects are made).  Same
+    arguments and errors."""
+    return _legal_moves_array(hand, last, rules)
 
 
 def count_moves(hand: HandLike, last: LastLike = None, rules: Rules | str | None = None) -> int:
     """How many legal moves ``hand`` has (nothing is stored).  Same
     arguments and errors as ``legal_moves``."""
-    h, lc, li, flags, r = _position(hand, last, rules)
-    return _count(h, lc, li, flags, r, hand, last)
+    return _count_moves(hand, last, rules)
 
 
 def _last_codes(last: LastLike, rules: Rules) -> tuple[int, int]:

@@ -16,10 +16,11 @@ from libc.string cimport memcpy, memcmp
 from cpython.buffer cimport PyBUF_WRITABLE
 from cpython.object cimport PyObject, PyTypeObject
 from cpython.ref cimport Py_INCREF
+from cpython.number cimport PyNumber_Index
 
 cimport numpy as cnp
 
-from ddzcore.bits cimport u64, MoveRec
+from ddzcore.bits cimport u64, MoveRec, F_TWO_DECKS
 from ddzcore._kernel cimport fits_deck, generate, records_to_array, valid_hand, valid_reading
 
 from types import MemberDescriptorType
@@ -109,38 +110,145 @@ cdef int _last_words(lc, li, u64* c, u64* i, shown_last) except -1:
     return 0
 
 
-def _moves(type cls, u64 hand, lc, li, int flags, rules, shown_hand, shown_last):
-    """The legal moves of a position given as words, as a ``cls`` (a
-    ``MoveList`` class) whose moves carry ``rules``.  ``lc``, ``li``: the
-    move to beat's words (0, 0 = a free lead); ``shown_*``: the caller's
-    arguments, named by the errors (``InvalidCardsError``,
-    ``InvalidMoveError``, see ``_check``)."""
-    cdef u64 c = 0, i = 0
-    _last_words(lc, li, &c, &i, shown_last)
-    _check(hand, c, i, flags, shown_hand, shown_last, rules)
-    return generated(cls, hand, c, i, flags, rules)
-
-
 cdef MoveList generated(type cls, u64 hand, u64 lc, u64 li, int flags, rules):
     cdef Py_ssize_t n = _generate(hand, lc, li, flags)
     return MoveList._wrap(cls, _scratch, n, rules)
 
 
-def _moves_array(u64 hand, lc, li, int flags, rules, shown_hand, shown_last):
-    """``_moves`` as a ``MOVE_DTYPE`` array of shape ``(n,)``."""
-    cdef u64 c = 0, i = 0
-    _last_words(lc, li, &c, &i, shown_last)
-    _check(hand, c, i, flags, shown_hand, shown_last, rules)
-    cdef Py_ssize_t n = _generate(hand, c, i, flags)
-    return records_to_array(_scratch, n)
+# -- one position: legal_moves, legal_moves_array, count_moves ---------------------------
+# The three public calls (ddzcore.generate) come here with their arguments as
+# given.  A position of the public classes whose fields hold what their
+# constructors store (exact ints in range) is read through the slots' offsets
+# and checked once (_check); anything else (text, card words, a Move subclass,
+# a preset name, an object forged around the checks) goes through the bound
+# Python parser (``_position``), which raises the typed error naming the bad
+# input or field.  Either way the kernel generates once, into the scratch
+# buffer, and the result is made from the records: a MoveList, a MOVE_DTYPE
+# array (one memcpy) or a count (nothing stored).
+
+cdef enum:
+    AS_LIST = 0
+    AS_ARRAY = 1
+    AS_COUNT = 2
+
+cdef type _hand_t = None     # ddzcore.cards.Hand (slots _word, _decks)
+cdef type _last_t = None     # ddzcore.moves.Move (slots _cards, _info)
+cdef type _rules_t = None    # ddzcore.rules.Rules (attribute _flags)
+cdef type _list_t = None     # ddzcore.moves.MoveList
+cdef object _standard = None  # the Rules of rules=None
+cdef object _position = None  # (hand, last, rules) -> (hand word, last cards, last info, flags, Rules), checked
+cdef Py_ssize_t _o_word, _o_decks, _o_lcards, _o_linfo
 
 
-def _count(u64 hand, lc, li, int flags, rules, shown_hand, shown_last):
-    """How many legal moves ``_moves`` would list (nothing is stored)."""
-    cdef u64 c = 0, i = 0
-    _last_words(lc, li, &c, &i, shown_last)
-    _check(hand, c, i, flags, shown_hand, shown_last, rules)
-    return generate(hand, c, i, flags, NULL, 0)
+def _bind(type hand_t, type last_t, type rules_t, type list_t, standard, position):
+    """Name the public classes the one-position fast path reads (``Hand``,
+    ``Move``, ``Rules``, the ``MoveList`` it returns), the default rules and
+    the Python parser of every other argument (``ddzcore.generate._position``)."""
+    global _hand_t, _last_t, _rules_t, _list_t, _standard, _position, _o_word, _o_decks, _o_lcards, _o_linfo
+    _o_word, _o_decks = _offset(hand_t, "_word"), _offset(hand_t, "_decks")
+    _o_lcards, _o_linfo = _offset(last_t, "_cards"), _offset(last_t, "_info")
+    _hand_t, _last_t, _rules_t, _list_t, _standard, _position = hand_t, last_t, rules_t, list_t, standard, position
+
+
+cdef inline PyObject* _slot(object o, Py_ssize_t off) noexcept:
+    """The object in the slot at ``off`` of ``o`` (borrowed; NULL when unset)."""
+    return (<PyObject**>((<char*><PyObject*>o) + off))[0]
+
+
+cdef inline bint _fast_last(last, u64* c, u64* i) except -1:
+    """Whether ``last`` is a ``Move`` (not a subclass) holding a record that
+    is no pass, its words then in ``c``, ``i`` (whether they read validly is
+    ``_check``'s).  Words of another integer type (a NumPy integer,
+    ``__index__``) are read as ``_last_words`` reads them; a non-integer
+    raises ``InvalidMoveError`` there."""
+    if type(last) is not _last_t:
+        return False
+    cdef PyObject* lc = _slot(last, _o_lcards)
+    cdef PyObject* li = _slot(last, _o_linfo)
+    if lc == NULL or li == NULL:
+        return False
+    if not (word(lc, c) and word(li, i)):
+        _last_words(<object>lc, <object>li, c, i, last)
+    return i[0] != 0
+
+
+cdef object _legal(int kind, hand, last, rules):
+    cdef u64 h = 0, d = 0, c = 0, i = 0, f = 0
+    cdef int flags
+    cdef Py_ssize_t n
+    if rules is None:
+        rules = _standard
+    rule_flags = getattr(rules, "_flags", None) if type(rules) is _rules_t else None
+    # The fast path: Rules whose flag word is an int; a Hand (not a subclass)
+    # whose card word is an int below 2**60 and deck count an int 1 .. the
+    # rules' decks: word() takes exact ints only, so a field of another type,
+    # even of a valid value, is the parser's to refuse, naming it; a free
+    # lead or a Move record (_fast_last).
+    if type(hand) is _hand_t and word(<PyObject*>rule_flags, &f) and f >> 31 == 0 \
+            and word(_slot(hand, _o_word), &h) and h >> 60 == 0 \
+            and word(_slot(hand, _o_decks), &d) and 1 <= d <= (2 if f & F_TWO_DECKS else 1) \
+            and (last is None or _fast_last(last, &c, &i)):
+        flags = <int>f
+    else:
+        h_, lc, li, flags_, rules = _position(hand, last, rules)
+        h = h_
+        flags = flags_
+        _last_words(lc, li, &c, &i, last)
+    _check(h, c, i, flags, hand, last, rules)
+    if kind == AS_LIST:
+        return generated(_list_t, h, c, i, flags, rules)
+    if kind == AS_ARRAY:
+        n = _generate(h, c, i, flags)  # may move _scratch: read it after
+        return records_to_array(_scratch, n)
+    return generate(h, c, i, flags, NULL, 0)
+
+
+def _legal_moves(hand, last, rules):
+    """``ddzcore.generate.legal_moves``'s work: the legal moves as a ``MoveList``."""
+    return _legal(AS_LIST, hand, last, rules)
+
+
+def _legal_moves_array(hand, last, rules):
+    """``ddzcore.generate.legal_moves_array``'s work: a ``MOVE_DTYPE`` array of shape ``(n,)``."""
+    return _legal(AS_ARRAY, hand, last, rules)
+
+
+def _count_moves(hand, last, rules):
+    """``ddzcore.generate.count_moves``'s work: how many legal moves (nothing stored)."""
+    return _legal(AS_COUNT, hand, last, rules)
+
+
+cdef extern from "Python.h":
+    int PySlice_Unpack(object s, Py_ssize_t* start, Py_ssize_t* stop, Py_ssize_t* step) except -1
+    Py_ssize_t PySlice_AdjustIndices(Py_ssize_t length, Py_ssize_t* start, Py_ssize_t* stop,
+                                     Py_ssize_t step) noexcept
+
+
+cdef object _bound(object b, object s):
+    """A slice bound as an ``int`` (``None`` stays): through ``__index__``
+    as a list reads it (a ``bool`` included), else ``InvalidArgumentError``
+    naming the slice, chained from what ``__index__`` raised."""
+    if b is None or type(b) is int:
+        return b
+    try:
+        return PyNumber_Index(b)
+    except Exception as e:
+        raise InvalidArgumentError(f"the bounds of {s!r} must be integers or None") from e
+
+
+cdef Py_ssize_t _slice_of(slice s, Py_ssize_t n, Py_ssize_t* start, Py_ssize_t* step) except -1:
+    """The items ``s`` takes of ``n``: its length, and its first index and
+    step in ``start``, ``step``, exactly as a list slices (bounds past the
+    ends and steps beyond ``sys.maxsize`` clipped).  A zero step raises
+    ``InvalidArgumentError("slice step cannot be zero")``, a ``ValueError``
+    with the list's message (checked first, as a list does); a bound that
+    is no integer ``InvalidArgumentError`` (``_bound``)."""
+    cdef Py_ssize_t stop
+    st = _bound(s.step, s)
+    if st == 0:
+        raise InvalidArgumentError("slice step cannot be zero")
+    PySlice_Unpack(slice(_bound(s.start, s), _bound(s.stop, s), st), start, &stop, step)
+    return PySlice_AdjustIndices(n, start, &stop, step[0])
 
 
 cdef MoveRec _EMPTY[1]
@@ -349,14 +457,10 @@ cdef class MoveList:
                 yield new_move(t, self._recs[i].cards, self._recs[i].info, self.rules)
 
     def __getitem__(self, i):
-        cdef Py_ssize_t k, start, stop, step, length
+        cdef Py_ssize_t k, start, step, length
         cdef MoveList out
         if isinstance(i, slice):
-            try:
-                start, stop, step = i.indices(self._n)
-            except Exception as e:  # bounds read through __index__, as as_index reads an index
-                raise InvalidArgumentError(f"the bounds of {i!r} must be integers") from e
-            length = len(range(start, stop, step))
+            length = _slice_of(i, self._n, &start, &step)
             out = MoveList._new(type(self), self.rules)
             if length:
                 out._recs = <MoveRec*>malloc(length * sizeof(MoveRec))

@@ -188,19 +188,23 @@ class MarkedMove(Move):
     else two decks'; one forged around its checks); whether the move holds
     that many cards of the marked rank is checked in play.  ``marked``,
     ``move`` and pickling raise ``InvalidMoveError`` for a ``MarkedMove``
-    itself forged around ``__init__`` (see ``_marked_ok``).
+    itself forged around ``__init__``, naming the bad field (see ``_marked_fault``).
     """
 
     __slots__ = ("_marked",)
     _marked: int
 
-    def __init__(self, move: "Move | str", marked: int, rules: Optional[Rules] = None) -> None:
+    def __init__(self, move: "Move | str", marked: int, rules: "Rules | str | None" = None) -> None:
+        rules = None if rules is None else Rules.coerce(rules)  # a preset name, or InvalidRulesError
         m = move if isinstance(move, Move) else Move.parse(move, rules or _RULES)
-        if not _record_ok(m, rules or getattr(m, "_rules", None) or _RULES):
+        own = getattr(m, "_rules", None)
+        if own is not None and not isinstance(own, Rules):  # a Move forged around its checks
+            raise InvalidMoveError(f"{m} is no move: its rules (_rules) are {own!r}, not a Rules")
+        if not _record_ok(m, rules or own or _RULES):
             raise InvalidMoveError(f"{m} is no move: its record is not a valid reading (docs/rules.md §2)")
         if m.is_pass or not isinstance(marked, int) or isinstance(marked, bool) or not 1 <= marked <= 2:
             raise InvalidMoveError(f"a marked move plays 1 or 2 marked cards of a real move, not {marked!r} of {m}")
-        self._cards, self._info, self._rules, self._marked = m._cards, m._info, m._rules, marked
+        self._cards, self._info, self._rules, self._marked = m._cards, m._info, m._rules, int(marked)
 
     @classmethod
     def _make(cls, move: Move, marked: int) -> "MarkedMove":
@@ -219,10 +223,11 @@ class MarkedMove(Move):
         return Move._from_codes(self._checked()._cards, self._info, getattr(self, "_rules", None))
 
     def _checked(self) -> "MarkedMove":
-        """This move, if its fields hold a marked move (``_marked_ok``); else ``InvalidMoveError``."""
-        if not _marked_ok(self):
-            raise InvalidMoveError(f"{self} is no marked move: its record is not two card/info words of a real "
-                                   f"move and a count 1-2")
+        """This move, if its fields hold a marked move; else ``InvalidMoveError``
+        naming the bad field (``_marked_fault``)."""
+        fault = _marked_fault(self)
+        if fault is not None:
+            raise InvalidMoveError(f"{self} is no marked move: {fault}")
         return self
 
     def __reduce__(self) -> "tuple[object, ...]":
@@ -252,12 +257,27 @@ class MarkedMove(Move):
         return hash(self._key())
 
 
-def _marked_ok(m: object) -> bool:
-    """Whether ``m``'s fields hold a marked move: a count 1-2 (an ``int``)
-    and a record of two card/info words (``moves._words_ok``) that is no
-    pass.  A ``MarkedMove`` forged around ``__init__`` may hold anything."""
+def _marked_fault(m: object) -> "str | None":
+    """What keeps ``m``'s fields from holding a marked move, naming the field
+    (``None`` when they hold one): the count ``_marked`` must be the int 1
+    or 2; ``_rules`` ``None`` or a ``Rules``; the record ``_cards``, ``_info``
+    two card/info words (``moves._words_ok``) that are a valid reading of
+    the cards under those rules (else two decks', docs/rules.md §2, §8) and
+    no pass.  A ``MarkedMove`` forged around ``__init__`` may hold anything."""
     k = getattr(m, "_marked", None)
-    return type(k) is int and 1 <= k <= 2 and _words_ok(m) and int(m._info) & 0x1F != 0  # type: ignore[attr-defined]
+    if type(k) is not int or not 1 <= k <= 2:
+        return f"its count (_marked) is {k!r}, not the int 1 or 2"
+    cards, info, rules = getattr(m, "_cards", None), getattr(m, "_info", None), getattr(m, "_rules", None)
+    if not _words_ok(m):
+        return f"its record (_cards, _info) is ({cards!r}, {info!r}), not two card/info words (ints in 0..2**64-1)"
+    if rules is not None and not isinstance(rules, Rules):
+        return f"its rules (_rules) are {rules!r}, not a Rules"
+    if int(info) & 0x1F == 0:  # type: ignore[call-overload]
+        return f"its reading (_info) is {info!r}, a pass"
+    if not _record_ok(m, rules or _RULES):
+        return (f"its record (_cards, _info) is ({cards!r}, {info!r}), not a valid reading of its cards "
+                f"(docs/rules.md §2)")
+    return None
 
 
 _RULES = Rules(decks=2)
@@ -593,8 +613,9 @@ class FiveGame(GameBase):
         marked = type(move) is MarkedMove
         if not _words_ok(move):
             raise InvalidMoveError(f"{move} is no move: its record is not two card/info words")
-        if marked and not _marked_ok(move):
-            raise IllegalActionError(f"{move} is no marked move: its count is not 1 or 2 of a real move")
+        fault = _marked_fault(move) if marked else None
+        if fault is not None:
+            raise IllegalActionError(f"{move} is no marked move: {fault}")
         if self._revealed or not f:
             if marked:
                 raise IllegalActionError(f"{move}: seat {p} has no marked-face card whose play matters "
