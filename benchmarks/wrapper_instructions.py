@@ -4,10 +4,11 @@ callgrind (``callgrind_guard``'s method: Ir inside ``operator.call`` only),
 so a shared machine's noise cannot move them:
 
 - ``legal_moves`` / ``legal_moves_array`` / ``count_moves``: the public calls;
-- ``_position``: the argument parsing the last two make (``legal_moves``
-  inlines its fast path);
-- ``_moves`` / ``_moves_array`` / ``_count``: the compiled halves alone
-  (checks, generation, the ``MoveList`` or the NumPy array).
+- ``_legal_moves`` / ``_legal_moves_array`` / ``_count_moves``: the
+  compiled fast path they share alone (reading and checking the position,
+  generation, the ``MoveList`` or the NumPy array);
+- ``_position``: the Python parser the fast path calls for any other
+  argument (text, card words, a forged object), shown for comparison.
 
     python benchmarks/wrapper_instructions.py [--calls 2000]
 
@@ -29,19 +30,18 @@ CALLS = {
     "legal_moves": "legal_moves(h)",
     "legal_moves_array": "legal_moves_array(h)",
     "count_moves": "count_moves(h)",
+    "_legal_moves": "_legal_moves(h, None, r)",
+    "_legal_moves_array": "_legal_moves_array(h, None, r)",
+    "_count_moves": "_count_moves(h, None, r)",
     "_position": "_position(h, None, None)",
-    "_moves": "_moves(MoveList, w, 0, 0, f, r, h, None)",
-    "_moves_array": "_moves_array(w, 0, 0, f, r, h, None)",
-    "_count": "_count(w, 0, 0, f, r, h, None)",
 }
 
 CHILD = """
 import operator
 from ddzcore import Hand, Rules, count_moves, legal_moves, legal_moves_array
-from ddzcore._movelist import _count, _moves, _moves_array
+from ddzcore._movelist import _count_moves, _legal_moves, _legal_moves_array
 from ddzcore.generate import _position
-from ddzcore.moves import MoveList
-h = Hand("334455667789TTJQKA2"); r = Rules(); w, f = h.word, r.flags
+h = Hand("334455667789TTJQKA2"); r = Rules()
 def loop(n, call):
     for _ in range(n):
         call()
