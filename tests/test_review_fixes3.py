@@ -210,3 +210,22 @@ _BOUND = st.one_of(st.none(), st.integers(-60, 60), st.integers(-(1 << 70), 1 <<
 @given(_BOUND, _BOUND, _BOUND.filter(lambda b: b != 0))
 def test_slices_match_a_plain_list(start: Any, stop: Any, step: Any) -> None:
     _same_as_list(slice(start, stop, step))
+
+
+# -- `in` on a MoveList answers as on a list of its moves ------------------------------------
+
+
+class _RaisingIndex:
+    def __index__(self) -> int:
+        raise RuntimeError("no index today")
+
+
+def test_membership_matches_a_list_for_marked_and_forged_moves() -> None:
+    ml = legal_moves(Hand("33344", decks=2), None, _TWO)
+    three = Move("3|single|3|1", _TWO)
+    marked = MarkedMove(three, 1)
+    assert three in ml and three in list(ml)
+    assert (marked in list(ml)) is False and (marked in ml) is False  # a MarkedMove never equals a plain Move
+    forged = object.__new__(Move)
+    forged._cards, forged._info, forged._rules = three.codes[0], _RaisingIndex(), None
+    assert (forged in ml) is False  # no move: in no list (its __index__ is never called)

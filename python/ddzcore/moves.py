@@ -387,12 +387,10 @@ class MoveList(_movelist.MoveList):
                 move = Move.parse(move, self.rules)
             except InvalidMoveError:
                 return False
-        if not isinstance(move, Move):
-            return False
-        try:
-            return self._has(move._cards, move._info)
-        except (TypeError, OverflowError, AttributeError):  # a Move forged with object.__new__: in no list
-            return False
+        if type(move) is not Move:  # a subclass (MarkedMove) need not equal the plain move of its record
+            return isinstance(move, Move) and any(move == m for m in self)
+        # a Move forged with object.__new__ (no record, or words that are no ints) is in no list
+        return _words_ok(move) and self._has(int(move._cards), int(move._info))
 
     if TYPE_CHECKING:
         rules: "_Rules"
