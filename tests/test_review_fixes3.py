@@ -229,3 +229,15 @@ def test_membership_matches_a_list_for_marked_and_forged_moves() -> None:
     forged = object.__new__(Move)
     forged._cards, forged._info, forged._rules = three.codes[0], _RaisingIndex(), None
     assert (forged in ml) is False  # no move: in no list (its __index__ is never called)
+
+
+def test_an_action_space_refuses_a_bool_id_as_game_action_from_id_does() -> None:
+    from ddzcore import Game, action_space
+
+    space = action_space()
+    assert space[1] == space[np.int64(1)] == Move("3")
+    for bad in (True, False, np.bool_(True)):
+        with pytest.raises(InvalidMoveError, match="action id"):
+            space[bad]
+    with pytest.raises(InvalidMoveError):
+        Game(seed=1).action_from_id(True)

@@ -456,7 +456,8 @@ class ActionSpace:
             yield Move._from_codes(c, i, self.rules)
 
     def __getitem__(self, action_id: int) -> Move:
-        if not isinstance(action_id, (int, np.integer)) or not 0 <= action_id < len(self.codes):
+        if not isinstance(action_id, (int, np.integer)) or isinstance(action_id, bool) \
+                or not 0 <= action_id < len(self.codes):  # a bool is no id (as Game.action_from_id refuses it)
             raise InvalidMoveError(f"action id {action_id!r} is not in 0..{len(self.codes) - 1}")
         c, i = self.codes[int(action_id)].tolist()
         return Move._from_codes(c, i, self.rules)

@@ -272,7 +272,7 @@ def _marked_fault(m: object) -> "str | None":
         return f"its record (_cards, _info) is ({cards!r}, {info!r}), not two card/info words (ints in 0..2**64-1)"
     if rules is not None and not isinstance(rules, Rules):
         return f"its rules (_rules) are {rules!r}, not a Rules"
-    if int(info) & 0x1F == 0:  # type: ignore[call-overload]
+    if int(info) & 0x1F == 0:  # type: ignore[arg-type]
         return f"its reading (_info) is {info!r}, a pass"
     if not _record_ok(m, rules or _RULES):
         return (f"its record (_cards, _info) is ({cards!r}, {info!r}), not a valid reading of its cards "
