@@ -17,8 +17,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import ddzcore.generate as generate
-from ddzcore import (MOVE_DTYPE, Hand, MarkedMove, Move, Rules, count_moves, hands_array, legal_moves,
-                     legal_moves_array, legal_moves_batch)
+from ddzcore import (MOVE_DTYPE, Hand, MarkedMove, Move, Rules, count_moves, count_moves_batch, hands_array,
+                     legal_moves, legal_moves_array, legal_moves_batch)
 from ddzcore.errors import InvalidArgumentError, InvalidCardsError, InvalidMoveError, InvalidRulesError
 
 ONE_POSITION: list[Callable[..., Any]] = [legal_moves, legal_moves_array, count_moves]
@@ -241,3 +241,17 @@ def test_an_action_space_refuses_a_bool_id_as_game_action_from_id_does() -> None
             space[bad]
     with pytest.raises(InvalidMoveError):
         Game(seed=1).action_from_id(True)
+
+
+@pytest.mark.parametrize("flags", ["0", 1.0, -1, 1 << 40, np.int64(0), _UNSET], ids=repr)
+@pytest.mark.parametrize("fn", [*ONE_POSITION, lambda h, last, r: legal_moves_batch([h], None, r),
+                                lambda h, last, r: count_moves_batch([h], None, r)],
+                         ids=["legal_moves", "legal_moves_array", "count_moves", "legal_moves_batch",
+                              "count_moves_batch"])
+def test_rules_forged_with_a_junk_flag_word_get_invalid_rules_error(fn: Callable[..., Any], flags: Any) -> None:
+    r = object.__new__(Rules) if flags is _UNSET else Rules()
+    if flags is not _UNSET:
+        object.__setattr__(r, "_flags", flags)
+    for hand in (HAND, str(HAND)):
+        with pytest.raises(InvalidRulesError, match="_flags"):
+            fn(hand, None, r)
