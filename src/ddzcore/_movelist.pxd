@@ -27,7 +27,7 @@ cdef class MoveList:
 
 
 # The legal moves of (hand, move to beat lc/li) under the rule flags, as a new
-# cls whose moves carry `rules`; the position is not checked (see _moves).
+# cls whose moves carry `rules`; the position is not checked (see _check).
 cdef MoveList generated(type cls, u64 hand, u64 lc, u64 li, int flags, rules)
 
 

@@ -1,14 +1,16 @@
 # cython: language_level=3, wraparound=False, cdivision=True
 """The legal moves of one position as kernel records: the compiled half of ``MoveList``.
 
-Moves cross this module as integer codes only: ``_moves`` takes a position as
-words (hand, the move to beat's card and info words, rule flags) and returns a
-``MoveList`` of the given class, which holds the kernel's move records
-(``MoveRec``: card word + info word) in its own buffer; ``codes`` is a
-zero-copy NumPy view.  The class here knows no ``Move``: its items are made by
+Moves cross this module as integer codes only: ``_legal_moves``,
+``_legal_moves_array`` and ``_count_moves`` (the work of the public
+``legal_moves``, ``legal_moves_array`` and ``count_moves``) read a position
+of the public classes bound by ``_bind`` through their slots (any other
+argument through the bound Python parser) and return a ``MoveList``, which
+holds the kernel's move records (``MoveRec``: card word + info word) in its
+own buffer (``codes`` is a zero-copy NumPy view), a ``MOVE_DTYPE`` array, or
+a count.  The class here knows no ``Move``: its items are made by
 ``_move(cards, info, rules)``, a (cards, info) pair here, a ``Move`` in
-``ddzcore.moves.MoveList``, the public subclass, which also parses the public
-arguments (``ddzcore.generate``).  docs/rules.md §2-3.
+``ddzcore.moves.MoveList``, the public subclass.  docs/rules.md §2-3.
 """
 
 from libc.stdlib cimport malloc, realloc, free
