@@ -20,6 +20,7 @@ import ddzcore.generate as generate
 from ddzcore import (MOVE_DTYPE, Hand, MarkedMove, Move, Rules, count_moves, count_moves_batch, hands_array,
                      legal_moves, legal_moves_array, legal_moves_batch)
 from ddzcore.errors import InvalidArgumentError, InvalidCardsError, InvalidMoveError, InvalidRulesError
+from test_review_fixes2 import _UNSET, _forged_hand
 
 ONE_POSITION: list[Callable[..., Any]] = [legal_moves, legal_moves_array, count_moves]
 HAND = Hand("334455667789TTJQKA2")
@@ -76,18 +77,6 @@ def test_array_results_are_independent_copies() -> None:
 
 
 # -- a Hand forged with fields of the wrong type (docs/rules.md §1) --------------------------
-
-_UNSET = object()
-
-
-def _forged_hand(word: Any = _UNSET, decks: Any = _UNSET) -> Hand:
-    h = object.__new__(Hand)
-    if word is not _UNSET:
-        h._word = word
-    if decks is not _UNSET:
-        h._decks = decks
-    return h
-
 
 class _Int(int):
     pass
