@@ -16,7 +16,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-import ddzcore.generate as generate
 from ddzcore import (MOVE_DTYPE, Hand, MarkedMove, Move, Rules, count_moves, count_moves_batch, hands_array,
                      legal_moves, legal_moves_array, legal_moves_batch)
 from ddzcore.errors import InvalidArgumentError, InvalidCardsError, InvalidMoveError, InvalidRulesError
