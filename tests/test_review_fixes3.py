@@ -243,3 +243,15 @@ def test_rules_forged_with_a_junk_flag_word_get_invalid_rules_error(fn: Callable
     for hand in (HAND, str(HAND)):
         with pytest.raises(InvalidRulesError, match="_flags"):
             fn(hand, None, r)
+
+
+@pytest.mark.parametrize("entry", ["flags", "MoveList", "beats", "Move.from_codes"])
+def test_every_reader_of_a_forged_rules_flag_word_gets_invalid_rules_error(entry: str) -> None:
+    from ddzcore import MoveList
+
+    r = Rules()
+    object.__setattr__(r, "_flags", "junk")
+    read = {"flags": lambda: r.flags, "MoveList": lambda: MoveList(legal_moves("3").codes, r),
+            "beats": lambda: Move("4").beats(Move("3"), r), "Move.from_codes": lambda: Move.from_codes(*PAIR.codes, r)}
+    with pytest.raises(InvalidRulesError, match="_flags"):
+        read[entry]()

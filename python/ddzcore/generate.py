@@ -18,7 +18,7 @@ from . import _kernel
 from ._movelist import _bind, _count_moves, _legal_moves, _legal_moves_array
 from .cards import Hand, _check_word
 from .cards import _hand_word as _checked_hand_word
-from .errors import InvalidArgumentError, InvalidCardsError, InvalidMoveError, InvalidRulesError
+from .errors import InvalidArgumentError, InvalidCardsError, InvalidMoveError
 from .moves import MOVE_DTYPE, Move, MoveList, _record_ok
 from .rules import Rules
 
@@ -55,18 +55,9 @@ def _position(hand: HandLike, last: LastLike, rules: Rules | str | None) -> tupl
     rules).  The compiled fast path (``_movelist._legal``) comes here for
     every argument it does not read itself."""
     rules = Rules.coerce(rules)
-    flags = _flags(rules)
+    flags = rules.flags  # InvalidRulesError for a forged Rules
     lc, li = _last_codes(last, rules)
     return _hand_word(hand, rules), lc, li, flags, rules
-
-
-def _flags(rules: Rules) -> int:
-    """The kernel's rule-flag word of ``rules``; ``InvalidRulesError`` naming
-    the field for a ``Rules`` forged around its constructor."""
-    flags = getattr(rules, "_flags", None)
-    if type(flags) is not int or not 0 <= flags < 1 << 31:
-        raise InvalidRulesError(f"a Rules whose rule-flag word (_flags) is {flags!r} is no rule set")
-    return flags
 
 
 _bind(Hand, Move, Rules, MoveList, _STANDARD, _position)
@@ -225,7 +216,7 @@ def legal_moves_batch(hands: "np.ndarray | Sequence[HandLike]",
     into or a bad ``threads``; ``InvalidRulesError`` for bad ``rules``.
     """
     rules = Rules.coerce(rules)
-    flags = _flags(rules)
+    flags = rules.flags
     h, lc, li = _batch_args(hands, lasts, rules)
     return _kernel.generate_batch(h, lc, li, flags, _out_buffer(out), threads)
 
@@ -236,7 +227,7 @@ def count_moves_batch(hands: "np.ndarray | Sequence[HandLike]",
     """Number of legal moves per position, int64 array of shape ``(n,)``;
     arguments (``threads`` too) and errors as ``legal_moves_batch``."""
     rules = Rules.coerce(rules)
-    flags = _flags(rules)
+    flags = rules.flags
     h, lc, li = _batch_args(hands, lasts, rules)
     return _kernel.count_batch(h, lc, li, flags, threads)
 
