@@ -323,10 +323,13 @@ class Rules:
         """The kernel's rule-flag word (``int``).  Raises ``InvalidRulesError``
         naming ``_flags`` for a ``Rules`` forged around its constructor
         (``object.__new__``, or a flag word that is no int below 2**31)."""
-        f = getattr(self, "_flags", None)
-        if type(f) is not int or not 0 <= f < 1 << 31:
-            raise InvalidRulesError(f"a Rules whose rule-flag word (_flags) is {f!r} is no rule set")
-        return f
+        try:
+            f = self._flags  # type: ignore[attr-defined]
+        except AttributeError:
+            f = None
+        if type(f) is int and f >> 31 == 0:
+            return f
+        raise InvalidRulesError(f"a Rules whose rule-flag word (_flags) is {f!r} is no rule set")
 
     def _make_flags(self) -> int:
         return (
