@@ -229,6 +229,8 @@ def summary(s: Slowdown, counts: dict[str, Figure], slow: dict[str, Figure],
     alone = any(f.over for name, f in counts.items() if not memory(name))
     target = counts[s.workload] if s.workload in counts else None
     note = "instructions against the control: " + (", ".join(changed) or "all within 0.5 %")
+    if s.workload in slow and not slow[s.workload].over:
+        note += f"; `{s.workload}` divisions {slow[s.workload].count:,d} (budget {slow[s.workload].budget:,d})"
     if target and not alone:
         note += (f"; `{s.workload}` {pct(target.count, target.budget)} against its budget, within the 3 %: "
                  f"the instruction count alone lets this through")
