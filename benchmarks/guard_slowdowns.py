@@ -31,10 +31,10 @@ then a Markdown table of the results for the README.
 
 Needs a git checkout, a C compiler, Cython, valgrind and objdump, and the
 build requirements in the running interpreter (``pip install
-"setuptools>=77"``).  It takes about 25-40 minutes on 2 loaded cores: one
-full build (3-6 min), four builds of one module (1-3 min each) and five
-guard runs (3-5 min each under valgrind).  Builds and counts do not depend
-on the load, so run it under ``nice -n 19``.
+"setuptools>=77"``).  It took 12-16 minutes under ``nice -n 19`` on 2
+cores shared at a load of 3-7: one full build (5.5-7 min), four builds of
+one module (under a minute each) and five guard runs (25-110 s each).
+Builds and counts do not depend on the load, so let it run niced.
 """
 
 from __future__ import annotations
