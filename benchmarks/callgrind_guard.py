@@ -220,11 +220,15 @@ def part_slow(path: str, slow: "dict[str, frozenset[int]]", names: "dict[str, st
                 skip_call = False
             elif addr in slow.get(obj, ()):
                 total += int(rest.split()[1])
-        elif line.startswith("ob="):
-            ident, _, name = line[3:].strip().partition(" ")
+        elif line.startswith(("ob=", "cob=")):  # an object is named at its first mention, of either kind
+            key, _, rest = line.partition("=")
+            ident, _, name = rest.strip().partition(" ")
             if name:
                 names[ident] = os.path.realpath(name)
-            obj = names.get(ident, "")
+            if key == "ob":
+                if ident not in names:  # its divisions would go uncounted, silently
+                    raise SystemExit(f"{path}: object {ident} used before callgrind named it")
+                obj = names[ident]
         elif line.startswith("calls="):
             skip_call = True
     return total
