@@ -188,9 +188,10 @@ def _pz() -> types.ModuleType:
                                 dict(players=5), dict(rules="laizi", reward="beans"), dict(rules="botzone")],
                          ids=lambda kw: ",".join(f"{k}={v}" for k, v in kw.items()) or "standard")
 def test_pettingzoo_api_test(kw: dict[str, object]) -> None:
+    pz = _pz()
     from pettingzoo.test import api_test
 
-    api_test(_pz().env(**kw), num_cycles=200)
+    api_test(pz.env(**kw), num_cycles=200)
 
 
 def test_pettingzoo_seed_and_max_cycles() -> None:
