@@ -1,0 +1,133 @@
+"""Where a batch call's wall time goes, thread by thread (its timeline).
+
+    python benchmarks/threads_timeline.py --positions 100000 --rounds 7
+
+Runs legal_moves_batch (17-card leads, ``out=`` reused) and
+count_moves_batch with 1 thread and with N, interleaved, with the kernel's
+trace on (``ddzcore._kernel._trace``: a monotonic clock read at a dozen
+points of a call, nothing else changes), and prints the medians of each
+stamp in milliseconds from the call's start: the serial input check, the
+helper threads' start, each thread's begin / start known / finish, the
+join and the end.  For legal_moves_batch it also prints the generating
+rate of thread 0 (positions per ms) alone with 1 thread, before the meeting
+point (thread 1 still counting) and after it (both generating): a rate that
+drops once both threads write is memory contention.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+from typing import Any, Callable
+
+import numpy as np
+
+import ddzcore.search
+from ddzcore import _kernel, count_moves_batch, legal_moves_batch, simulate
+from ddzcore.search import PlayState
+
+
+class TimedState:
+    """ddzcore._state with _simulate's calls stamped (chunk: start, end, games)."""
+
+    def __init__(self, state: Any) -> None:
+        self.state, self.calls = state, []  # type: list[tuple[float, float, int]]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.state, name)
+
+    def _simulate(self, n: int, *a: Any) -> Any:
+        t0 = time.perf_counter()
+        r = self.state._simulate(n, *a)
+        self.calls.append((t0, time.perf_counter(), n))
+        return r
+
+
+def simulate_timeline(games: int, threads: int, rounds: int) -> None:
+    """simulate(games) with 1 and N threads: medians of the chunks' start and
+    end (ms from the call's start) and of the call's end."""
+    timed = TimedState(ddzcore.search._state)
+    ddzcore.search._state = timed  # type: ignore[assignment]
+    try:
+        rows: dict[int, list[tuple[float, list[tuple[float, float, int]]]]] = {1: [], threads: []}
+        for _ in range(rounds):
+            for t in rows:
+                timed.calls = []
+                t0 = time.perf_counter()
+                simulate(games, 1, threads=t)
+                rows[t].append((time.perf_counter() - t0, [(a - t0, b - t0, n) for a, b, n in timed.calls]))
+    finally:
+        ddzcore.search._state = timed.state
+    for t, rs in rows.items():
+        chunks = [(statistics.median(r[1][i][0] for r in rs) * 1e3, statistics.median(r[1][i][1] for r in rs) * 1e3,
+                   rs[0][1][i][2]) for i in range(len(rs[0][1]))]
+        print(f"simulate({games}) threads={t}: end {statistics.median(r[0] for r in rs) * 1e3:.3f} ms; chunks "
+              + ", ".join(f"{n} games {a:.3f}-{b:.3f}" for a, b, n in chunks))
+
+
+def median_trace(traces: list[dict[str, Any]]) -> dict[str, Any]:
+    """Stamp by stamp medians (in ms) of several traces of the same call."""
+    med = {k: statistics.median(t[k] for t in traces) * 1e3 for k in ("checked", "started", "joined", "end")}
+    nthreads = len(traces[0]["threads"])
+    med["threads"] = [tuple(statistics.median(t["threads"][i][k] for t in traces) * 1e3 for k in range(3))
+                      for i in range(nthreads)]
+    med["meet"] = [statistics.median(t["meet"][i] for t in traces) for i in range(nthreads)]
+    return med
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=7)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--positions", type=int, default=100_000)
+    ap.add_argument("--games", type=int, default=10_000)
+    ap.add_argument("--stream-min", type=int, default=None,
+                    help="records from which moves are streamed (default: the kernel's)")
+    args = ap.parse_args()
+    if args.stream_min is not None:
+        _kernel._set_stream_min(args.stream_min)
+    deals = [PlayState.deal(i).hand_words for i in range((args.positions + 1) // 2)]
+    hands = np.array([w for d in deals for w in d[:2]][: args.positions], dtype=np.uint64)
+    out = np.empty(80 * len(hands), legal_moves_batch(hands[:1])[0].dtype)
+    work: dict[str, Callable[[int], object]] = {
+        "legal_moves_batch": lambda t: legal_moves_batch(hands, out=out, threads=t),
+        "count_moves_batch": lambda t: count_moves_batch(hands, threads=t),
+    }
+    print(f"load before: {os.getloadavg()}  positions: {len(hands)}")
+    for name, fn in work.items():
+        traces: dict[int, list[dict[str, Any]]] = {1: [], args.threads: []}
+        for _ in range(args.rounds):
+            for t in traces:
+                _kernel._trace(True)
+                fn(t)
+                traces[t].append(_kernel._trace(False))
+        for t, tr in traces.items():
+            m = median_trace(tr)
+            print(f"{name} threads={t}: check {m['checked']:.3f}  helpers started {m['started']:.3f}  "
+                  f"joined {m['joined']:.3f}  end {m['end']:.3f} ms")
+            for i, (began, known, done) in enumerate(m["threads"]):
+                print(f"    thread {i}: began {began:.3f}  start known {known:.3f}  finished {done:.3f}"
+                      + (f"  (met thread {i - 1} at position {m['meet'][i]:.0f})" if i else ""))
+            if name == "legal_moves_batch":  # thread 0's rate (positions per ms) alone, then beside thread 1
+                alone, before, after = [], [], []
+                for one in tr:
+                    b0, _, d0 = one["threads"][0]
+                    if t == 1:
+                        alone.append(len(hands) / (d0 - b0) / 1e3)
+                        continue
+                    k1, meet, hi0 = one["threads"][1][1], one["meet"][1], one["lo"][1]
+                    before.append(meet / (k1 - b0) / 1e3)
+                    after.append((hi0 - meet) / (d0 - k1) / 1e3)
+                if t == 1:
+                    print(f"    thread 0 generates {statistics.median(alone):.0f} positions/ms alone")
+                else:
+                    print(f"    thread 0 generates {statistics.median(before):.0f} positions/ms while thread 1 "
+                          f"counts, {statistics.median(after):.0f} while both generate")
+    simulate_timeline(args.games, args.threads, args.rounds)
+    print(f"load after: {os.getloadavg()}")
+
+
+if __name__ == "__main__":
+    main()
