@@ -67,14 +67,10 @@ def simulate_timeline(games: int, threads: int, rounds: int) -> None:
               + ", ".join(f"{n} games {a:.3f}-{b:.3f}" for a, b, n in chunks))
 
 
-def median_trace(traces: list[dict[str, Any]]) -> dict[str, Any]:
-    """Stamp by stamp medians (in ms) of several traces of the same call."""
-    med = {k: statistics.median(t[k] for t in traces) * 1e3 for k in ("checked", "started", "joined", "end")}
-    nthreads = len(traces[0]["threads"])
-    med["threads"] = [tuple(statistics.median(t["threads"][i][k] for t in traces) * 1e3 for k in range(3))
-                      for i in range(nthreads)]
-    med["meet"] = [statistics.median(t["meet"][i] for t in traces) for i in range(nthreads)]
-    return med
+def med(values: list[Any]) -> str:
+    """The median in ms of stamps in seconds, "-" where the call had none."""
+    got = [v for v in values if v is not None]
+    return f"{statistics.median(got) * 1e3:.3f}" if got else "-"
 
 
 def main() -> None:
@@ -104,12 +100,14 @@ def main() -> None:
                 fn(t)
                 traces[t].append(_kernel._trace(False))
         for t, tr in traces.items():
-            m = median_trace(tr)
-            print(f"{name} threads={t}: check {m['checked']:.3f}  helpers started {m['started']:.3f}  "
-                  f"joined {m['joined']:.3f}  end {m['end']:.3f} ms")
-            for i, (began, known, done) in enumerate(m["threads"]):
-                print(f"    thread {i}: began {began:.3f}  start known {known:.3f}  finished {done:.3f}"
-                      + (f"  (met thread {i - 1} at position {m['meet'][i]:.0f})" if i else ""))
+            print(f"{name} threads={t}: input checked {med([x['checked'] for x in tr])}  helpers started "
+                  f"{med([x['started'] for x in tr])}  joined {med([x['joined'] for x in tr])}  "
+                  f"end {med([x['end'] for x in tr])} ms")
+            for i in range(len(tr[0]["threads"])):
+                began, known, done = ([x["threads"][i][k] for x in tr] for k in range(3))
+                print(f"    thread {i}: began {med(began)}  start known {med(known)}  finished {med(done)}"
+                      + (f"  (met thread {i - 1} at position {statistics.median(x['meet'][i] for x in tr):.0f},"
+                         f" its part from {statistics.median(x['lo'][i] for x in tr):.0f})" if i else ""))
             if name == "legal_moves_batch":  # thread 0's rate (positions per ms) alone, then beside thread 1
                 alone, before, after = [], [], []
                 for one in tr:

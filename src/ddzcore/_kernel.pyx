@@ -2407,17 +2407,22 @@ cdef inline void stamp(double* at) noexcept nogil:
         at[0] = ddz_now()
 
 
+cdef object since(double at):
+    """A stamp in seconds from the traced call's start (None: not reached)."""
+    return at - trace_call[TR_CALL] if at != 0 else None
+
+
 def _trace(on):
     """Turn the batch calls' timeline on or off; returns the last traced
-    call's as a dict (seconds from the call's start; per thread
-    (began, start known, finished) and the part's meeting position)."""
+    call's as a dict (seconds from the call's start, None for a point the
+    call did not pass: input checked, helpers started, helpers joined, end;
+    per thread (began, start known, finished), where its part begins and
+    where it met the thread before it)."""
     global tracing
     cdef int t
-    last = {"checked": trace_call[TR_CHECKED] - trace_call[TR_CALL],
-            "started": trace_call[TR_STARTED] - trace_call[TR_CALL],
-            "joined": trace_call[TR_JOINED] - trace_call[TR_CALL],
-            "end": trace_call[TR_END] - trace_call[TR_CALL],
-            "threads": [tuple(trace_thread[t][k] - trace_call[TR_CALL] for k in range(3)) for t in range(64)
+    last = {"checked": since(trace_call[TR_CHECKED]), "started": since(trace_call[TR_STARTED]),
+            "joined": since(trace_call[TR_JOINED]), "end": since(trace_call[TR_END]),
+            "threads": [tuple(since(trace_thread[t][k]) for k in range(3)) for t in range(64)
                         if trace_thread[t][0] != 0],
             "meet": [trace_meet[t] for t in range(64) if trace_thread[t][0] != 0],
             "lo": [trace_lo[t] for t in range(64) if trace_thread[t][0] != 0]}
