@@ -2370,7 +2370,8 @@ cdef object adopt_block(object descr, void* data, Py_ssize_t n, Py_ssize_t items
 # another's moves (only, at worst, for its start), so the result is the
 # same for any thread count.  A part that overflows the buffer continues in
 # a block of its own, copied into place at the end.  Counting (count_batch)
-# has threads claim chunks of CHUNK positions (an atomic counter).  The
+# has threads claim chunks of CHUNK positions (an atomic counter), each
+# checked (check_rows) just before it is counted (count_work).  The
 # helper threads are started through CPython's thread API (no Python
 # thread objects, no OpenMP runtime) and joined on a lock each.
 
