@@ -11,7 +11,9 @@ helper threads' start, each thread's begin / start known / finish, the
 join and the end.  For legal_moves_batch it also prints the generating
 rate of thread 0 (positions per ms) alone with 1 thread, before the meeting
 point (thread 1 still counting) and after it (both generating): a rate that
-drops once both threads write is memory contention.
+drops once both threads write is memory contention.  Then simulate(--games)
+with 1 and N threads: each chunk's start and end (its calls of the kernel's
+_simulate, stamped from Python) and the call's end, the join included.
 """
 
 from __future__ import annotations
@@ -33,7 +35,8 @@ class TimedState:
     """ddzcore._state with _simulate's calls stamped (chunk: start, end, games)."""
 
     def __init__(self, state: Any) -> None:
-        self.state, self.calls = state, []  # type: list[tuple[float, float, int]]
+        self.state = state
+        self.calls: list[tuple[float, float, int]] = []
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.state, name)
@@ -79,11 +82,7 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--positions", type=int, default=100_000)
     ap.add_argument("--games", type=int, default=10_000)
-    ap.add_argument("--stream-min", type=int, default=None,
-                    help="records from which moves are streamed (default: the kernel's)")
     args = ap.parse_args()
-    if args.stream_min is not None:
-        _kernel._set_stream_min(args.stream_min)
     deals = [PlayState.deal(i).hand_words for i in range((args.positions + 1) // 2)]
     hands = np.array([w for d in deals for w in d[:2]][: args.positions], dtype=np.uint64)
     out = np.empty(80 * len(hands), legal_moves_batch(hands[:1])[0].dtype)
