@@ -27,7 +27,7 @@ from typing import Any, Callable
 import numpy as np
 
 import ddzcore.search
-from ddzcore import _kernel, count_moves_batch, legal_moves_batch, simulate
+from ddzcore import _kernel, _state, count_moves_batch, legal_moves_batch, simulate
 from ddzcore.search import PlayState
 
 
@@ -51,8 +51,8 @@ class TimedState:
 def simulate_timeline(games: int, threads: int, rounds: int) -> None:
     """simulate(games) with 1 and N threads: medians of the chunks' start and
     end (ms from the call's start) and of the call's end."""
-    timed = TimedState(ddzcore.search._state)
-    ddzcore.search._state = timed  # type: ignore[assignment]
+    timed = TimedState(_state)
+    setattr(ddzcore.search, "_state", timed)  # search.py calls _state._simulate through its module
     try:
         rows: dict[int, list[tuple[float, list[tuple[float, float, int]]]]] = {1: [], threads: []}
         for _ in range(rounds):
@@ -62,7 +62,7 @@ def simulate_timeline(games: int, threads: int, rounds: int) -> None:
                 simulate(games, 1, threads=t)
                 rows[t].append((time.perf_counter() - t0, [(a - t0, b - t0, n) for a, b, n in timed.calls]))
     finally:
-        ddzcore.search._state = timed.state
+        setattr(ddzcore.search, "_state", _state)
     for t, rs in rows.items():
         chunks = [(statistics.median(r[1][i][0] for r in rs) * 1e3, statistics.median(r[1][i][1] for r in rs) * 1e3,
                    rs[0][1][i][2]) for i in range(len(rs[0][1]))]
