@@ -138,6 +138,20 @@ def test_bad_input_writes_nothing() -> None:
         count_moves_batch(hands, threads=2)
 
 
+def test_bad_rows_named_first_whichever_thread_finds_them() -> None:
+    # count_moves_batch's threads check their own chunks; the first bad row is named.
+    hands, lasts = make_positions(3000)
+    hands[2900] = hands[400] = ~np.uint64(0)
+    for threads in (1, 2, 3):
+        with pytest.raises(ValueError, match=r"hands\[400\]"):
+            count_moves_batch(hands, threads=threads)
+    hands, lasts = make_positions(3000)
+    lasts[2500] = lasts[2000] = (np.uint64(0x1), np.uint64(0xFFFF))  # a three with no valid reading
+    for threads in (1, 2, 3):
+        with pytest.raises(ValueError, match="last move 2000"):
+            count_moves_batch(hands, lasts, threads=threads)
+
+
 @pytest.mark.slow
 def test_big_batches_same_for_any_thread_count() -> None:
     # Many positions, many thread counts: the meeting of each counting thread

@@ -1,5 +1,7 @@
 """Stubs for the compiled move-generation kernel (src/ddzcore/_kernel.pyx)."""
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 
@@ -18,6 +20,7 @@ def generate_batch(
     threads: int = 1,
 ) -> tuple[npt.NDArray[np.void], npt.NDArray[np.int64]]: ...
 def _set_min_part(generate: int, count: int) -> tuple[int, int]: ...
+def _trace(on: bool) -> dict[str, Any]: ...
 def count_batch(
     hands: npt.NDArray[np.uint64],
     last_cards: npt.NDArray[np.uint64] | None = None,

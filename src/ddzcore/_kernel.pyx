@@ -2299,14 +2299,32 @@ cdef Py_ssize_t first_bad_row(const u64* hands, const u64* last_cards, Py_ssize_
     return n
 
 
+cdef Py_ssize_t check_rows(const u64* hands, const u64* lc, const u64* li, Py_ssize_t lo, Py_ssize_t hi,
+                           int flags, Py_ssize_t* bad_last) noexcept nogil:
+    """Rows lo..hi-1 checked: the first whose hand, or hand with last move,
+    the deck(s) cannot hold (hi if none); *bad_last the first row before it
+    whose last move is no valid reading (-1 if none).  lc NULL: free leads."""
+    cdef Py_ssize_t i, bad = lo + first_bad_row(hands + lo, lc + lo if lc != NULL else NULL, hi - lo, flags)
+    bad_last[0] = -1
+    if lc != NULL:
+        for i in range(lo, bad):  # the rows before the first bad one
+            # Each last move's reading is checked once (a run of equal ones once in all);
+            # most are shown by their own fields (plain_reading, inlined here: no call).
+            if (i == lo or lc[i] != lc[i - 1] or li[i] != li[i - 1]) \
+                    and not (plain_reading(lc[i], li[i], flags) or valid_reading(lc[i], li[i], flags)):
+                bad_last[0] = i
+                break
+    return bad
+
+
 def _check_batch(const u64[::1] hands, const u64[::1] last_cards, const u64[::1] last_info, int flags):
     """Raise for the first bad row of a batch, else nothing: InvalidCardsError
     for a hand the deck(s) cannot hold, InvalidMoveError for a last move that
     is no valid reading or that the deck(s) cannot hold besides its row's
     hand (docs/rules.md §1-2, §7-8)."""
-    cdef Py_ssize_t i, n = hands.shape[0], bad = n, bad_last = -1
+    cdef Py_ssize_t n = hands.shape[0], bad = n, bad_last = -1
     cdef const u64* lc = NULL
-    cdef const u64* li
+    cdef const u64* li = NULL
     if last_cards is not None and (last_cards.shape[0] != n or last_info.shape[0] != n):
         raise InvalidMoveError(f"batch of {n} hands needs {n} last moves, got "
                          f"{last_cards.shape[0]} cards and {last_info.shape[0]} infos")
@@ -2315,15 +2333,7 @@ def _check_batch(const u64[::1] hands, const u64[::1] last_cards, const u64[::1]
     with nogil:
         if last_cards is not None:
             lc, li = &last_cards[0], &last_info[0]
-        bad = first_bad_row(&hands[0], lc, n, flags)
-        if lc != NULL:
-            for i in range(bad):  # the rows before the first bad one
-                # Each last move's reading is checked once (a run of equal ones once in all);
-                # most are shown by their own fields (plain_reading, inlined here: no call).
-                if (i == 0 or lc[i] != lc[i - 1] or li[i] != li[i - 1]) \
-                        and not (plain_reading(lc[i], li[i], flags) or valid_reading(lc[i], li[i], flags)):
-                    bad_last = i
-                    break
+        bad = check_rows(&hands[0], lc, li, 0, n, flags, &bad_last)
     if 0 <= bad_last < bad:
         raise InvalidMoveError(f"last move {bad_last} ({last_cards[bad_last]:#x}, {last_info[bad_last]:#x}) "
                          f"is not a valid reading of its cards")
@@ -2367,9 +2377,70 @@ cdef object adopt_block(object descr, void* data, Py_ssize_t n, Py_ssize_t items
 # another's moves (only, at worst, for its start), so the result is the
 # same for any thread count.  A part that overflows the buffer continues in
 # a block of its own, copied into place at the end.  Counting (count_batch)
-# has threads claim chunks of CHUNK positions (an atomic counter).  The
+# has threads claim chunks of CHUNK positions (an atomic counter), each
+# checked (check_rows) just before it is counted (count_work).  The
 # helper threads are started through CPython's thread API (no Python
 # thread objects, no OpenMP runtime) and joined on a lock each.
+
+cdef extern from *:
+    """
+    /* A monotonic clock in seconds (the batches' trace). */
+    #if defined(_WIN32)
+    #include <windows.h>
+    static double ddz_now(void) { LARGE_INTEGER c, f; QueryPerformanceCounter(&c); QueryPerformanceFrequency(&f);
+                                  return (double)c.QuadPart / (double)f.QuadPart; }
+    #else
+    #include <time.h>
+    static double ddz_now(void) { struct timespec ts; clock_gettime(CLOCK_MONOTONIC, &ts);
+                                  return ts.tv_sec + 1e-9 * ts.tv_nsec; }
+    #endif
+    """
+    double ddz_now() noexcept nogil
+
+# The last batch call's timeline, kept only while tracing is on (_trace;
+# benchmarks/threads_timeline.py): the call's stamps (TR_*) and, per
+# thread, when it began, when its start was known, when it finished and
+# where it met the thread before it.
+cdef enum:
+    TR_CALL, TR_CHECKED, TR_STARTED, TR_JOINED, TR_END
+cdef bint tracing = False
+cdef double trace_call[5]
+cdef double trace_thread[64][3]
+cdef Py_ssize_t trace_meet[64]
+cdef Py_ssize_t trace_lo[64]
+
+
+cdef inline void stamp(double* at) noexcept nogil:
+    if tracing:
+        at[0] = ddz_now()
+
+
+cdef object since(double at):
+    """A stamp in seconds from the traced call's start (None: not reached)."""
+    return at - trace_call[TR_CALL] if at != 0 else None
+
+
+def _trace(on):
+    """Turn the batch calls' timeline on or off; returns the last traced
+    call's as a dict (seconds from the call's start, None for a point the
+    call did not pass: input checked, helpers started, helpers joined, end;
+    per thread (began, start known, finished), where its part begins and
+    where it met the thread before it)."""
+    global tracing
+    cdef int t
+    last = {"checked": since(trace_call[TR_CHECKED]), "started": since(trace_call[TR_STARTED]),
+            "joined": since(trace_call[TR_JOINED]), "end": since(trace_call[TR_END]),
+            "threads": [tuple(since(trace_thread[t][k]) for k in range(3)) for t in range(64)
+                        if trace_thread[t][0] != 0],
+            "meet": [trace_meet[t] for t in range(64) if trace_thread[t][0] != 0],
+            "lo": [trace_lo[t] for t in range(64) if trace_thread[t][0] != 0]}
+    for t in range(64):
+        trace_thread[t][0] = trace_thread[t][1] = trace_thread[t][2] = 0
+    for t in range(5):
+        trace_call[t] = 0
+    tracing = bool(on)
+    return last
+
 
 cdef enum:
     CHUNK = 256             # positions a counting thread claims at a time
@@ -2486,6 +2557,7 @@ cdef struct Job:
     Buf dest
     Part* parts             # one per thread (generation)
     long long nchunks, claimed    # counting: chunks of CHUNK positions, the next one to claim (atomic)
+    long long bad           # counting: a chunk failed its input check (atomic; the call then raises)
     PyThread_type_lock nap  # always held: waiting on it with a timeout is a short sleep
     bint counting           # count only: off[i] is position i's count (count_batch)
 
@@ -2513,7 +2585,13 @@ cdef void part_work(Job* j, int t) noexcept nogil:
     """Thread t's part: find where it starts (part_start), then generate it
     in place (docs/rules.md §2-3 through generate)."""
     cdef Part* p = &j.parts[t]
-    cdef Py_ssize_t i, start = part_start(j, t) if t else 0
+    cdef Py_ssize_t i, start
+    stamp(&trace_thread[t][0])
+    start = part_start(j, t) if t else 0
+    stamp(&trace_thread[t][1])
+    if tracing:
+        trace_lo[t] = p.lo
+        trace_meet[t] = <Py_ssize_t>ddz_load(&j.parts[t - 1].done) if t else 0
     p.start = start
     ddz_store(&p.done, p.lo)
     p.buf.owned = False
@@ -2526,6 +2604,7 @@ cdef void part_work(Job* j, int t) noexcept nogil:
             return  # (thread t + 1 counts on down to what is published)
         i = min(i + PUBLISH, p.hi)
         ddz_store(&p.done, i)
+    stamp(&trace_thread[t][2])
 
 
 cdef bint parts_join(Job* j, int nparts) noexcept nogil:
@@ -2545,18 +2624,27 @@ cdef bint parts_join(Job* j, int nparts) noexcept nogil:
 
 
 cdef void count_work(Job* j) noexcept nogil:
-    """One thread's share of counting: claim and count chunks until none is left."""
+    """One thread's share of counting: claim chunks, check their input
+    (check_rows) and count them until none is left or one is bad (then
+    j.bad is set, everyone stops and the call raises for the first bad row)."""
     cdef long long c
-    while True:
+    cdef Py_ssize_t lo, hi, bad_last
+    while not ddz_load(&j.bad):
         c = ddz_add(&j.claimed, 1)
         if c >= j.nchunks:
             return
-        count_range(j.hands, j.last_cards, j.last_info, j.flags, c * CHUNK, min(j.n, (c + 1) * CHUNK), j.off)
+        lo, hi = c * CHUNK, min(j.n, (c + 1) * CHUNK)
+        if check_rows(j.hands, j.last_cards, j.last_info, lo, hi, j.flags, &bad_last) < hi or bad_last >= 0:
+            ddz_store(&j.bad, 1)
+            return
+        count_range(j.hands, j.last_cards, j.last_info, j.flags, lo, hi, j.off)
 
 
 cdef void work(Job* j, int t) noexcept nogil:
     if j.counting:
+        stamp(&trace_thread[t][0])
         count_work(j)
+        stamp(&trace_thread[t][2])
     else:
         part_work(j, t)
 
@@ -2609,13 +2697,17 @@ cdef class _Batch:
         cdef double sizes[64]
         j.nchunks = (j.n + CHUNK - 1) // CHUNK
         threads = <int>min(threads, j.nchunks, 64, max(1, j.n // (MIN_PART_COUNT if j.counting else MIN_PART_GENERATE)))
+        if threads <= 1:
+            stamp(&trace_thread[0][0])
         if threads <= 1 and j.counting:
             with nogil:
-                count_range(j.hands, j.last_cards, j.last_info, j.flags, 0, j.n, j.off)
+                count_work(j)
+            stamp(&trace_thread[0][2])
             return 0
         if threads <= 1:
             with nogil:
                 j.total = fill(&j.dest, 0, j.hands, j.last_cards, j.last_info, j.flags, 0, j.n, j.off)
+            stamp(&trace_thread[0][2])
             if j.total < 0:
                 raise MemoryError()
             return j.total
@@ -2657,6 +2749,7 @@ cdef class _Batch:
             PyThread_acquire_lock(self.helpers[t].done, WAIT_LOCK)
         for t in range(1, threads):
             started[t] = PyThread_start_new_thread(helper_main, &self.helpers[t]) != <unsigned long>-1  # PYTHREAD_INVALID_THREAD_ID
+        stamp(&trace_call[TR_STARTED])
         with nogil:
             work(j, 0)
             for t in range(1, threads):  # a helper that could not start: its share here, in order
@@ -2665,6 +2758,7 @@ cdef class _Batch:
             for t in range(1, threads):
                 if started[t]:
                     PyThread_acquire_lock(self.helpers[t].done, WAIT_LOCK)
+            stamp(&trace_call[TR_JOINED])
         if j.counting:
             return 0
         with nogil:
@@ -2707,7 +2801,9 @@ def generate_batch(const u64[::1] hands, const u64[::1] last_cards=None,
     naming the first bad hand or last move (and computes nothing),
     InvalidArgumentError for an unsuitable out or threads.
     """
+    stamp(&trace_call[TR_CALL])
     _check_batch(hands, last_cards, last_info, flags)
+    stamp(&trace_call[TR_CHECKED])
     cdef int nthreads = _threads_arg(threads)
     cdef _Batch b = _Batch()
     cdef Job* j = &b.job
@@ -2732,14 +2828,21 @@ def generate_batch(const u64[::1] hands, const u64[::1] last_cards=None,
             raise MemoryError()
         j.dest.owned = True
     b.run(nthreads)
-    return b.moves(), b.offsets
+    result = b.moves(), b.offsets
+    stamp(&trace_call[TR_END])
+    return result
 
 
 def count_batch(const u64[::1] hands, const u64[::1] last_cards=None,
                 const u64[::1] last_info=None, int flags=0, threads=1):
     """Number of legal moves of each position (int64 array), without the GIL;
-    `threads` (int >= 1) count chunks of positions in parallel."""
-    _check_batch(hands, last_cards, last_info, flags)
+    `threads` (int >= 1) count chunks of positions in parallel.  Raises as
+    generate_batch does (the threads check their chunks' input; on a bad one
+    the whole batch is checked in order, so the first bad row is named)."""
+    stamp(&trace_call[TR_CALL])
+    if last_cards is not None and (last_cards.shape[0] != hands.shape[0] or last_info.shape[0] != hands.shape[0]):
+        _check_batch(hands, last_cards, last_info, flags)  # raises for the lengths
+    stamp(&trace_call[TR_CHECKED])
     cdef int nthreads = _threads_arg(threads)
     cdef _Batch b = _Batch()
     cdef Job* j = &b.job
@@ -2751,4 +2854,8 @@ def count_batch(const u64[::1] hands, const u64[::1] last_cards=None,
     counts = np.empty(n, np.int64)
     j.off = <int64_t*>cnp.PyArray_DATA(<cnp.ndarray>counts)
     b.run(nthreads)
+    if b.job.bad:
+        _check_batch(hands, last_cards, last_info, flags)  # raises for the first bad row
+        raise AssertionError("a chunk failed the input check the batch passed")
+    stamp(&trace_call[TR_END])
     return counts
