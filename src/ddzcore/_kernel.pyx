@@ -786,22 +786,30 @@ cdef enum:
 
 cdef extern from *:
     """
-    /* Write w + kind * (one card of each rank of the lanes() word `ranks`),
-       ranks ascending, each with reading info, at p (MoveRec records); the
-       next slot.  A do-while, as ddz_copy_recs: 10 instructions a move
-       (gcc -O3, x86-64) against 12 of the while form. */
-    static inline void* ddz_kick_each(void* p, uint64_t w, uint64_t info, uint64_t ranks, uint64_t kind) {
-        uint64_t* q = (uint64_t*)p;
-        if (ranks) do {
-            q[0] = w + kind * (ranks & (0 - ranks));
-            q[1] = info;
-            q += 2;
-            ranks &= ranks - 1;
-        } while (ranks);
-        return q;
+    /* DDZ_KICK_EACH(name) defines name(p, w, info, ranks, kind): write
+       w + kind * (one card of each rank of the lanes() word `ranks`), ranks
+       ascending, each with reading info, at p (MoveRec records); the next
+       slot.  A do-while, as ddz_copy_recs: 10 instructions a move (gcc -O3,
+       x86-64) against 12 of the while form.  One body, two functions: the
+       standard core's ddz_kick_each and the laizi generator's
+       ddz_lz_kick_each (one function shared by both changed how gcc
+       compiles the one-deck lead: about 1 % more instructions there, counted). */
+    #define DDZ_KICK_EACH(name) \\
+    static inline void* name(void* p, uint64_t w, uint64_t info, uint64_t ranks, uint64_t kind) { \\
+        uint64_t* q = (uint64_t*)p; \\
+        if (ranks) do { \\
+            q[0] = w + kind * (ranks & (0 - ranks)); \\
+            q[1] = info; \\
+            q += 2; \\
+            ranks &= ranks - 1; \\
+        } while (ranks); \\
+        return q; \\
     }
+    DDZ_KICK_EACH(ddz_kick_each)
+    DDZ_KICK_EACH(ddz_lz_kick_each)
     """
     MoveRec* ddz_kick_each(MoveRec* p, u64 w, u64 info, u64 ranks, u64 kind) noexcept nogil
+    MoveRec* lz_kick_each "ddz_lz_kick_each" (MoveRec* p, u64 w, u64 info, u64 ranks, u64 kind) noexcept nogil
 
 
 cdef inline void one_kicker(Gen* g, int combo, unsigned int trios, u64 kickers, u64 kind) noexcept nogil:
@@ -933,23 +941,35 @@ cdef inline unsigned int lz_mains(Gen* g, int least, int k, int lo) noexcept nog
     return from_rank(m & 0x1FFF, lo)
 
 
+# LZ_SET_RECS[64 * (k - 2) + 4 * x + j]: the pair (k = 2) or trio (k = 3) of
+# rank x in which j wild cards stand for x (the reading's stand-ins, but not
+# yet the wild cards themselves or the wild rank field, which lz_sets adds).
+cdef MoveRec LZ_SET_RECS[2 * 64]
+
+
 cdef void lz_sets(Gen* g, int combo, int k, int lo) noexcept nogil:
     """A pair or trio as a whole move: naturals of x topped up with wild cards,
-    or only wild cards at face value (docs/rules.md §7)."""
-    cdef int x, a, c, least = max(1, k - g.nw)
-    cdef unsigned int mains = lz_mains(g, least, k, lo)
+    or only wild cards at face value (docs/rules.md §7).  One bit a move, in
+    the moves' order (ranks ascending, naturals descending): bit 4x + j for
+    rank x with j wild cards; a rank's all-wild set is only the wild rank's
+    own, at face value, whose record is its natural set's (j = 0)."""
+    cdef int j, b
+    cdef u64 w = unit(g.wild), wb = <u64>(g.wild + 1) << 34, bits = w if g.nw >= k else 0
+    cdef const MoveRec* recs = &LZ_SET_RECS[64 * (k - 2)]
+    cdef bint fast = g.cap - g.n >= 3 * 13
+    cdef MoveRec* p
     if not size_ok(g, k) or banned(g, combo):
         return
-    while mains:
-        x = ddz_ctz(mains)
-        mains &= mains - 1
-        if x == g.wild:
-            emit(g, <u64>k * unit(x), make_info(combo, x, 1))
-            continue
-        c = count_of(g.naturals, x)
-        for a in range(min(k, c), least - 1, -1):
-            emit(g, <u64>a * unit(x) + <u64>(k - a) * unit(g.wild),
-                 lz_info(g, combo, x, 1, k - a, subs(x, k - a)))
+    for j in range(min(g.nw, k - 1) + 1):
+        bits |= lanes(g.at_least[k - j] & 0x1FFF) << j
+    bits &= ~<u64>0 << (4 * lo)
+    p = slot(g, fast)
+    while bits:
+        b = ddz_ctz64(bits)
+        bits &= bits - 1
+        j = b & 3
+        p = put(g, p, recs[b].cards + <u64>j * w, recs[b].info | (wb if j else 0), fast)
+    done(g, p, fast)
 
 
 cdef struct LzPool:
@@ -960,25 +980,6 @@ cdef inline void lz_pool(Gen* g, LzPool* p) noexcept nogil:
     p.ones = lanes(g.at_least[1])
     p.twos = lanes(g.at_least[2] & 0x1FFF)
     p.twice = lanes(g.twice)
-
-
-cdef extern from *:
-    """
-    /* ddz_kick_each for the laizi generator, a copy of its own: sharing one
-       inline function with one_kicker changed how gcc compiles the one-deck
-       lead (about 1 % more instructions there, counted). */
-    static inline void* ddz_lz_kick_each(void* p, uint64_t w, uint64_t info, uint64_t ranks, uint64_t kind) {
-        uint64_t* q = (uint64_t*)p;
-        if (ranks) do {
-            q[0] = w + kind * (ranks & (0 - ranks));
-            q[1] = info;
-            q += 2;
-            ranks &= ranks - 1;
-        } while (ranks);
-        return q;
-    }
-    """
-    MoveRec* lz_kick_each "ddz_lz_kick_each" (MoveRec* p, u64 w, u64 info, u64 ranks, u64 kind) noexcept nogil
 
 
 cdef inline MoveRec* lz_two(MoveRec* p, u64 w, u64 info, u64 ranks, u64 twice, int kind,
@@ -1243,10 +1244,15 @@ cdef unsigned int LZ_RSET[4096]   # LZ_RSET[y]: the ranks of the reversed mask y
 
 
 cdef void _lz_fill() noexcept:
-    cdef int b, j, n
+    cdef int b, j, n, k, x
     cdef unsigned int nib
     for n in range(5):
         LZ_ONES[n] = 0x1111ULL >> (4 * (4 - n))
+    for b in range(2 * 64):
+        k, x, n = 2 + b // 64, (b % 64) // 4, b % 4
+        LZ_SET_RECS[b].cards = <u64>(k - n) * unit(x) if x < N_RANKS and n < k else 0
+        LZ_SET_RECS[b].info = (make_info(C_PAIR + k - 2, x, 1) | (<u64>n << 14) | ((<u64>x * LZ_ONES[n]) << 18)
+                               if x < N_RANKS and n < k else 0)
     for b in range(256):
         LZ_REV8[b] = 0
         LZ_RLANES[b] = 0
