@@ -1123,13 +1123,14 @@ cdef struct LzChain:
     int combo, k, kind, s, top
     unsigned int natural    # ranks with naturals (the units where a choice is left)
     unsigned int stand      # ranks whose base unit has stand-ins (a deficit; not the wild rank)
-    # Prefix sums over the units 0..r-1, kept at [r] (their base: each unit
-    # takes all the naturals it can, wild cards fill its deficit); a window's
-    # sums are differences (exact in u64 arithmetic, whatever the carries):
-    int pre[R_ACE + 2]      # wild cards they need at least
-    int nsub[R_ACE + 2]     # of those, stand-ins (not the wild rank's own unit)
-    u64 phys[R_ACE + 2]     # their physical cards
+    # Each unit's base takes all the naturals it can (min(k, count): `kept`,
+    # a nibble a rank 3..A; none at the wild rank) and wild cards fill its
+    # deficit; the base of a range of units comes from masks (lz_need, lz_phys).
+    u64 kept
+    int wild
+    u64 w                   # one wild card
     u64 standins            # the stand-in nibbles of units s..top, ascending
+    int nst                 # how many
     LzPool pool             # the kicker pool's naturals
     # A free lead's bare chains of k (planes), kept (nleaves >= 0) so that the
     # planes with kickers walk the same main parts without choosing them again.
@@ -1140,30 +1141,47 @@ cdef struct LzChain:
     unsigned char leaf_left[LZ_LEAVES]   # the wild cards left free
 
 
-cdef inline void lz_prefix(Gen* g, LzChain* ch) noexcept nogil:
-    """The prefix sums of every unit's base, ranks 3..A: the naturals each
-    unit keeps (min(k, count)) come as lanes from the rank masks, so each
-    rank costs a few adds (the wild rank has no naturals: its unit is k wild
-    cards at face value, counted in pre but not in nsub)."""
-    cdef int k = ch.k, d, r
-    cdef u64 w = unit(g.wild), kr
-    cdef u64 kept = (lanes(g.at_least[1] & 0xFFF) + lanes(g.at_least[2] & 0xFFF)
-                     + (lanes(g.at_least[3] & 0xFFF) if k == 3 else 0))
+cdef inline void lz_base(Gen* g, LzChain* ch) noexcept nogil:
+    """The naturals each unit of k keeps, ranks 3..A, as lanes from the rank masks."""
+    cdef int k = ch.k
+    ch.kept = (lanes(g.at_least[1] & 0xFFF) + lanes(g.at_least[2] & 0xFFF)
+               + (lanes(g.at_least[3] & 0xFFF) if k == 3 else 0))
     ch.stand = ~g.at_least[k] & 0xFFF & ~(1u << g.wild)
-    ch.pre[0] = ch.nsub[0] = 0
-    ch.phys[0] = 0
-    for r in range(R_ACE + 1):
-        kr = kept & (<u64>0xF << (4 * r))
-        d = k - <int>(kr >> (4 * r))
-        ch.pre[r + 1] = ch.pre[r] + d
-        ch.nsub[r + 1] = ch.nsub[r] + (0 if r == g.wild else d)
-        ch.phys[r + 1] = ch.phys[r] + kr + <u64>d * w
+    ch.wild, ch.w = g.wild, unit(g.wild)
+
+
+cdef inline u64 lz_span(int a, int b) noexcept nogil:
+    """The nibbles of ranks a..b-1 (0 <= a <= b <= 13).  lz_span(1, 3) == 0xFF0."""
+    return ((<u64>1 << (4 * b)) - 1) & ~((<u64>1 << (4 * a)) - 1)
+
+
+cdef inline int lz_need(LzChain* ch, int a, int b) noexcept nogil:
+    """The wild cards the base of units a..b-1 needs (the wild rank's unit: k at face value)."""
+    return ch.k * (b - a) - card_total(ch.kept & lz_span(a, b))
+
+
+cdef inline int lz_nsub(LzChain* ch, int a, int b, int need) noexcept nogil:
+    """Of those (`need`), the stand-ins: all but the wild rank's own unit's."""
+    return need - (ch.k if a <= ch.wild < b else 0)
+
+
+cdef inline u64 lz_phys(LzChain* ch, int a, int b, int need) noexcept nogil:
+    """The physical cards of the base of units a..b-1 (`need`: lz_need's)."""
+    return (ch.kept & lz_span(a, b)) + <u64>need * ch.w
+
+
+cdef inline int lz_short(LzChain* ch, int r) noexcept nogil:
+    """Unit r's stand-ins in its base (its deficit; 0 for the wild rank's)."""
+    return ch.k - <int>((ch.kept >> (4 * r)) & 0xF) if (ch.stand >> r) & 1 else 0
 
 
 cdef inline void lz_stand(LzChain* ch, int r) noexcept nogil:
     """Append unit r's stand-in nibbles to the window's (units ch.s..r-1 are in)."""
+    cdef int n
     if (ch.stand >> r) & 1:
-        ch.standins |= subs(r, ch.nsub[r + 1] - ch.nsub[r]) << (4 * (ch.nsub[r] - ch.nsub[ch.s]))
+        n = lz_short(ch, r)
+        ch.standins |= subs(r, n) << (4 * ch.nst)
+        ch.nst += n
 
 
 cdef inline void lz_leaf(Gen* g, LzChain* ch, u64 phys, int nsub, u64 standins, int used) noexcept nogil:
@@ -1189,16 +1207,18 @@ cdef void lz_units(Gen* g, LzChain* ch, int r, int used, u64 phys, int nsub, u64
     are left, how many of its naturals wild cards replace (none first).  The
     units between such choices, and all after the last, take their base
     (from the prefix sums), so each move costs O(1) beyond its own choices."""
-    cdef int a, c, top = ch.top, k = ch.k, full
-    cdef int slack = g.nw - used - (ch.pre[top + 1] - ch.pre[r])
+    cdef int a, c, top = ch.top, k = ch.k, full, need = lz_need(ch, r, top + 1), ns
+    cdef int slack = g.nw - used - need
     cdef unsigned int choices = (ch.natural >> r) << r
+    cdef int off = lz_nsub(ch, ch.s, r, lz_need(ch, ch.s, r))    # stand-ins of units s..r-1
     if slack > 0 and choices and (c := ddz_ctz(choices)) <= top:
         # Units r..c-1 have no naturals: their base, then the choices at c.
-        phys += ch.phys[c] - ch.phys[r]
-        standins |= (((ch.standins >> (4 * (ch.nsub[r] - ch.nsub[ch.s])))
-                      & ((1ULL << (4 * (ch.nsub[c] - ch.nsub[r]))) - 1)) << (4 * nsub))
-        nsub += ch.nsub[c] - ch.nsub[r]
-        used += ch.pre[c] - ch.pre[r]
+        need = lz_need(ch, r, c)
+        ns = lz_nsub(ch, r, c, need)
+        phys += lz_phys(ch, r, c, need)
+        standins |= ((ch.standins >> (4 * off)) & ((1ULL << (4 * ns)) - 1)) << (4 * nsub)
+        nsub += ns
+        used += need
         full = min(k, count_of(g.naturals, c))
         for a in range(full, max(0, full - slack) - 1, -1):
             lz_units(g, ch, c + 1, used + k - a,
@@ -1206,32 +1226,34 @@ cdef void lz_units(Gen* g, LzChain* ch, int r, int used, u64 phys, int nsub, u64
                      nsub + k - a, standins | (subs(c, k - a) << (4 * nsub)))
         return
     # No choice left: units r..top take their base.
-    phys += ch.phys[top + 1] - ch.phys[r]
-    standins |= (ch.standins >> (4 * (ch.nsub[r] - ch.nsub[ch.s]))) << (4 * nsub)
-    nsub += ch.nsub[top + 1] - ch.nsub[r]
-    used += ch.pre[top + 1] - ch.pre[r]
+    phys += lz_phys(ch, r, top + 1, need)
+    standins |= (ch.standins >> (4 * off)) << (4 * nsub)
+    nsub += lz_nsub(ch, r, top + 1, need)
+    used += need
     lz_leaf(g, ch, phys, nsub, standins, used)
 
 
-cdef inline void lz_window(Gen* g, LzChain* ch) noexcept nogil:
-    """The chains of the window ch.s..ch.top (its stand-ins in ch.standins):
-    lz_units, but with exactly one spare wild card (the common case) in
-    lz_units' order directly: the base, then one natural replaced by the
-    spare wild card at each unit with naturals, from the top down."""
-    cdef int s = ch.s, top = ch.top, d = ch.pre[top + 1] - ch.pre[s], c, pos
-    cdef int nsub = ch.nsub[top + 1] - ch.nsub[s]
-    cdef u64 phys = ch.phys[top + 1] - ch.phys[s], standins = ch.standins, low
+cdef inline void lz_window(Gen* g, LzChain* ch, int d) noexcept nogil:
+    """The chains of the window ch.s..ch.top (its base needs d wild cards;
+    its stand-ins in ch.standins): lz_units, but with exactly one spare wild
+    card (the common case) in lz_units' order directly: the base, then one
+    natural replaced by the spare wild card at each unit with naturals,
+    from the top down."""
+    cdef int s = ch.s, top = ch.top, c, pos, below = ch.nst
+    cdef u64 phys, standins = ch.standins, low
     if g.nw - d != 1:
         lz_units(g, ch, s, 0, 0, 0, 0)
         return
-    lz_leaf(g, ch, phys, nsub, standins, d)
-    phys += unit(g.wild)
+    phys = lz_phys(ch, s, top + 1, d)
+    lz_leaf(g, ch, phys, ch.nst, standins, d)
+    phys += ch.w
     for c in range(top, s - 1, -1):
+        below -= lz_short(ch, c)     # the stand-ins of units s..c-1
         if (ch.natural >> c) & 1:
             # One more stand-in for c, among its own (ranks ascending).
-            pos = 4 * (ch.nsub[c] - ch.nsub[s])
+            pos = 4 * below
             low = standins & ((1ULL << pos) - 1)
-            lz_leaf(g, ch, phys - unit(c), nsub + 1,
+            lz_leaf(g, ch, phys - unit(c), ch.nst + 1,
                     low | (<u64>c << pos) | ((standins - low) << 4), d + 1)
 
 
@@ -1387,7 +1409,7 @@ cdef void lz_chain(Gen* g, LzChain* ch, int combo, int k, int min_len, int kind,
                    int fix_len) noexcept nogil:
     """Chains with wild cards filling any units' gaps (docs/rules.md §7); as
     gen_chain.  ch: scratch whose prefix sums are reused while ch.k == k."""
-    cdef int s, top, r, i, unit_size = k + kind
+    cdef int s, top, r, i, d, unit_size = k + kind
     cdef unsigned int units, starts
     if banned(g, combo):
         return
@@ -1412,14 +1434,14 @@ cdef void lz_chain(Gen* g, LzChain* ch, int combo, int k, int min_len, int kind,
     if ch.k != k:
         ch.k = k
         ch.natural = g.at_least[1] & 0xFFF & ~(1u << g.wild)
-        lz_prefix(g, ch)
+        lz_base(g, ch)
         lz_pool(g, &ch.pool)
         ch.nleaves = -1
     ch.combo, ch.kind = combo, kind
     if lo or fix_len:
         ch.nleaves = -1         # other main parts than a free lead's
-    elif kind == 0:
-        ch.nleaves = 0          # keep them
+    elif kind == 0 and k == 3:
+        ch.nleaves = 0          # keep them (for the planes with kickers)
     elif ch.nleaves >= 0:
         # The free lead's bare chains of k, read again, with kickers.
         for i in range(ch.nleaves):
@@ -1431,20 +1453,25 @@ cdef void lz_chain(Gen* g, LzChain* ch, int combo, int k, int min_len, int kind,
         s = ddz_ctz(starts)
         starts &= starts - 1
         top = s + min_len - 1
-        if ch.pre[top + 1] - ch.pre[s] > g.nw:
+        d = lz_need(ch, s, top + 1)
+        if d > g.nw:
             continue
-        # The window s..top grows rank by rank, its stand-in nibbles (at most nw) with it.
-        ch.s = s
-        ch.standins = 0
+        # The window s..top grows rank by rank, its stand-in nibbles (at most nw)
+        # and the wild cards its base needs (d) with it.
+        ch.s, ch.standins, ch.nst = s, 0, 0
         for r in range(s, top):
             lz_stand(ch, r)
-        for top in range(top, R_ACE + 1):
-            if ch.pre[top + 1] - ch.pre[s] > g.nw or (fix_len and top - s + 1 > fix_len):
-                break
+        while not (fix_len and top - s + 1 > fix_len):
             lz_stand(ch, top)
             if top >= lo:
                 ch.top = top
-                lz_window(g, ch)
+                lz_window(g, ch, d)
+            top += 1
+            if top > R_ACE:
+                break
+            d += k - <int>((ch.kept >> (4 * top)) & 0xF)
+            if d > g.nw:
+                break
 
 
 cdef void lz_bombs(Gen* g, int beat) noexcept nogil:
