@@ -1350,6 +1350,53 @@ cdef void lz_straight(Gen* g, int combo, int s, int top, unsigned int rspan, uns
     done(g, p, fast)
 
 
+cdef enum:
+    LZ_STRAIGHTS1_ROOM = 36 * 13    # one wild card: <= 36 windows of 3..A, each <= 1 + 12 straights
+
+
+cdef void lz_straights1(Gen* g, int combo, int min_len, int lo, int fix_len) noexcept nogil:
+    """lz_straights with one wild card in hand (room for LZ_STRAIGHTS1_ROOM
+    moves was checked): a window s..top has one rank without a natural (the
+    wild card fills it: a stand-in, or the wild rank's own card at face
+    value) or none (the natural straight, then the wild card standing in
+    for each rank in turn, top rank first); lz_straight's moves and order."""
+    cdef unsigned int natural = g.at_least[1] & 0xFFF & ~(1u << g.wild), gaps, after
+    cdef int s, top, first, end, hole, c
+    cdef u64 w = unit(g.wild), one = (<u64>(g.wild + 1) << 34) | (<u64>1 << 14), base, info
+    cdef MoveRec* p = g.out + g.n
+    for s in range(R_ACE + 2 - min_len):
+        # The straights from s end before its second gap (or after A).
+        after = 1u << (R_ACE + 1 - s)
+        gaps = (~natural >> s) & (after - 1) | after
+        hole = s + ddz_ctz(gaps)
+        end = s + ddz_ctz(gaps & (gaps - 1) | after)
+        first = s + (fix_len if fix_len else min_len) - 1
+        if fix_len and end > first + 1:
+            end = first + 1
+        if first < lo:
+            first = lo
+        if first >= end:
+            continue
+        info = make_info(combo, first, first - s + 1)
+        for top in range(first, end):
+            base = lanes(natural & rank_span(s, top))
+            if hole <= top:
+                p.cards = base + w
+                p.info = info if hole == g.wild else info | one | (<u64>hole << 18)
+                p += 1
+            else:
+                p.cards = base
+                p.info = info
+                p += 1
+                base += w
+                for c in range(top, s - 1, -1):
+                    p.cards = base - unit(c)
+                    p.info = info | one | (<u64>c << 18)
+                    p += 1
+            info += (1 << 5) | (1 << 9)
+    g.n = p - g.out
+
+
 cdef void lz_straights(Gen* g, int combo, int min_len, int lo, int fix_len) noexcept nogil:
     """lz_chain's chains of one card a unit (straights): windows s..top of
     at most nw ranks without a natural, from masks alone.  A window grows
@@ -1362,6 +1409,9 @@ cdef void lz_straights(Gen* g, int combo, int min_len, int lo, int fix_len) noex
     cdef u64 w = unit(g.wild), wb = <u64>(g.wild + 1) << 34, base, info
     cdef MoveRec* p
     if fix_len and fix_len < min_len:
+        return
+    if g.nw == 1 and g.cap - g.n >= LZ_STRAIGHTS1_ROOM:
+        lz_straights1(g, combo, min_len, lo, fix_len)
         return
     for s in range(R_ACE + 2 - min_len):
         # The straights from s end before its (nw + 1)-th gap (or after A).
