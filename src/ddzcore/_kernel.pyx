@@ -1235,17 +1235,19 @@ cdef void lz_units(Gen* g, LzChain* ch, int r, int used, u64 phys, int nsub, u64
 
 cdef inline void lz_window(Gen* g, LzChain* ch, int d) noexcept nogil:
     """The chains of the window ch.s..ch.top (its base needs d wild cards;
-    its stand-ins in ch.standins): lz_units, but with exactly one spare wild
-    card (the common case) in lz_units' order directly: the base, then one
-    natural replaced by the spare wild card at each unit with naturals,
-    from the top down."""
+    its stand-ins in ch.standins): lz_units, but with no spare wild card
+    (only the base) or exactly one (the common cases) in lz_units' order
+    directly: the base, then one natural replaced by the spare wild card
+    at each unit with naturals, from the top down."""
     cdef int s = ch.s, top = ch.top, c, pos, below = ch.nst
     cdef u64 phys, standins = ch.standins, low
-    if g.nw - d != 1:
+    if g.nw - d > 1:
         lz_units(g, ch, s, 0, 0, 0, 0)
         return
     phys = lz_phys(ch, s, top + 1, d)
     lz_leaf(g, ch, phys, ch.nst, standins, d)
+    if g.nw == d:
+        return
     phys += ch.w
     for c in range(top, s - 1, -1):
         below -= lz_short(ch, c)     # the stand-ins of units s..c-1
@@ -1458,9 +1460,9 @@ cdef void lz_straights(Gen* g, int combo, int min_len, int lo, int fix_len) noex
 cdef void lz_chain(Gen* g, LzChain* ch, int combo, int k, int min_len, int kind, int lo,
                    int fix_len) noexcept nogil:
     """Chains with wild cards filling any units' gaps (docs/rules.md §7); as
-    gen_chain.  ch: scratch whose prefix sums are reused while ch.k == k."""
+    gen_chain.  ch: scratch whose base (lz_base) is reused while ch.k == k."""
     cdef int s, top, r, i, d, unit_size = k + kind
-    cdef unsigned int units, starts
+    cdef unsigned int units, starts, short
     if banned(g, combo):
         return
     if g.size:
@@ -1479,6 +1481,12 @@ cdef void lz_chain(Gen* g, LzChain* ch, int combo, int k, int min_len, int kind,
     starts = units
     for i in range(1, min_len):
         starts &= units >> i
+    if g.nw == 1:
+        # One wild card fills one unit's deficit at most: no start of two deficient units.
+        short = ~g.at_least[k] & 0xFFF
+        for i in range(1, min_len):
+            for r in range(i):
+                starts &= ~((short >> i) & (short >> r))
     if not starts:
         return
     if ch.k != k:
