@@ -1131,6 +1131,7 @@ cdef struct LzChain:
     u64 w                   # one wild card
     u64 standins            # the stand-in nibbles of units s..top, ascending
     int nst                 # how many
+    int d                   # the wild cards the base of units s..top needs
     LzPool pool             # the kicker pool's naturals
     # A free lead's bare chains of k (planes), kept (nleaves >= 0) so that the
     # planes with kickers walk the same main parts without choosing them again.
@@ -1158,11 +1159,6 @@ cdef inline u64 lz_span(int a, int b) noexcept nogil:
 cdef inline int lz_need(LzChain* ch, int a, int b) noexcept nogil:
     """The wild cards the base of units a..b-1 needs (the wild rank's unit: k at face value)."""
     return ch.k * (b - a) - card_total(ch.kept & lz_span(a, b))
-
-
-cdef inline int lz_nsub(LzChain* ch, int a, int b, int need) noexcept nogil:
-    """Of those (`need`), the stand-ins: all but the wild rank's own unit's."""
-    return need - (ch.k if a <= ch.wild < b else 0)
 
 
 cdef inline u64 lz_phys(LzChain* ch, int a, int b, int need) noexcept nogil:
@@ -1201,34 +1197,38 @@ cdef inline void lz_leaf(Gen* g, LzChain* ch, u64 phys, int nsub, u64 standins, 
         lz_kick(g, &ch.pool, phys, info, ch.kind, top - ch.s + 1, ch.s, top, g.nw - used)
 
 
-cdef void lz_units(Gen* g, LzChain* ch, int r, int used, u64 phys, int nsub, u64 standins) noexcept nogil:
-    """Units s..r-1 are chosen (phys, nsub stand-ins, `used` wild cards):
+cdef void lz_units(Gen* g, LzChain* ch, int r, int used, u64 phys, int nsub, u64 standins,
+                   int base, int off) noexcept nogil:
+    """Units s..r-1 are chosen (phys, nsub stand-ins, `used` wild cards;
+    their base would need `base` wild cards, `off` of them stand-ins):
     choose, at each unit from r up that has naturals while spare wild cards
     are left, how many of its naturals wild cards replace (none first).  The
-    units between such choices, and all after the last, take their base
-    (from the prefix sums), so each move costs O(1) beyond its own choices."""
-    cdef int a, c, top = ch.top, k = ch.k, full, need = lz_need(ch, r, top + 1), ns
+    units between such choices (no naturals: k wild cards each), and all
+    after the last (their base, from masks and the window's need ch.d), so
+    each move costs O(1) beyond its own choices."""
+    cdef int a, c, top = ch.top, k = ch.k, full, need = ch.d - base, ns
     cdef int slack = g.nw - used - need
     cdef unsigned int choices = (ch.natural >> r) << r
-    cdef int off = lz_nsub(ch, ch.s, r, lz_need(ch, ch.s, r))    # stand-ins of units s..r-1
     if slack > 0 and choices and (c := ddz_ctz(choices)) <= top:
-        # Units r..c-1 have no naturals: their base, then the choices at c.
-        need = lz_need(ch, r, c)
-        ns = lz_nsub(ch, r, c, need)
-        phys += lz_phys(ch, r, c, need)
+        # Units r..c-1 have no naturals: k wild cards each (at face value
+        # for the wild rank's own unit, else stand-ins), then the choices at c.
+        need = k * (c - r)
+        ns = need - (k if r <= ch.wild < c else 0)
+        phys += <u64>need * ch.w
         standins |= ((ch.standins >> (4 * off)) & ((1ULL << (4 * ns)) - 1)) << (4 * nsub)
         nsub += ns
         used += need
         full = min(k, count_of(g.naturals, c))
         for a in range(full, max(0, full - slack) - 1, -1):
             lz_units(g, ch, c + 1, used + k - a,
-                     phys + <u64>a * unit(c) + <u64>(k - a) * unit(g.wild),
-                     nsub + k - a, standins | (subs(c, k - a) << (4 * nsub)))
+                     phys + <u64>a * unit(c) + <u64>(k - a) * ch.w,
+                     nsub + k - a, standins | (subs(c, k - a) << (4 * nsub)),
+                     base + need + k - full, off + ns + k - full)
         return
     # No choice left: units r..top take their base.
     phys += lz_phys(ch, r, top + 1, need)
     standins |= (ch.standins >> (4 * off)) << (4 * nsub)
-    nsub += lz_nsub(ch, r, top + 1, need)
+    nsub += need - (k if r <= ch.wild <= top else 0)
     used += need
     lz_leaf(g, ch, phys, nsub, standins, used)
 
@@ -1242,7 +1242,8 @@ cdef inline void lz_window(Gen* g, LzChain* ch, int d) noexcept nogil:
     cdef int s = ch.s, top = ch.top, c, pos, below = ch.nst
     cdef u64 phys, standins = ch.standins, low
     if g.nw - d > 1:
-        lz_units(g, ch, s, 0, 0, 0, 0)
+        ch.d = d
+        lz_units(g, ch, s, 0, 0, 0, 0, 0, 0)
         return
     phys = lz_phys(ch, s, top + 1, d)
     lz_leaf(g, ch, phys, ch.nst, standins, d)
