@@ -1200,37 +1200,36 @@ cdef inline void lz_leaf(Gen* g, LzChain* ch, u64 phys, int nsub, u64 standins, 
 cdef void lz_units(Gen* g, LzChain* ch, int r, int used, u64 phys, int nsub, u64 standins,
                    int base, int off) noexcept nogil:
     """Units s..r-1 are chosen (phys, nsub stand-ins, `used` wild cards;
-    their base would need `base` wild cards, `off` of them stand-ins):
-    choose, at each unit from r up that has naturals while spare wild cards
-    are left, how many of its naturals wild cards replace (none first).  The
-    units between such choices (no naturals: k wild cards each), and all
-    after the last (their base, from masks and the window's need ch.d), so
-    each move costs O(1) beyond its own choices."""
-    cdef int a, c, top = ch.top, k = ch.k, full, need = ch.d - base, ns
-    cdef int slack = g.nw - used - need
-    cdef unsigned int choices = (ch.natural >> r) << r
-    if slack > 0 and choices and (c := ddz_ctz(choices)) <= top:
-        # Units r..c-1 have no naturals: k wild cards each (at face value
-        # for the wild rank's own unit, else stand-ins), then the choices at c.
-        need = k * (c - r)
-        ns = need - (k if r <= ch.wild < c else 0)
-        phys += <u64>need * ch.w
-        standins |= ((ch.standins >> (4 * off)) & ((1ULL << (4 * ns)) - 1)) << (4 * nsub)
-        nsub += ns
-        used += need
-        full = min(k, count_of(g.naturals, c))
-        for a in range(full, max(0, full - slack) - 1, -1):
-            lz_units(g, ch, c + 1, used + k - a,
-                     phys + <u64>a * unit(c) + <u64>(k - a) * ch.w,
-                     nsub + k - a, standins | (subs(c, k - a) << (4 * nsub)),
-                     base + need + k - full, off + ns + k - full)
+    their base would need `base` wild cards, `off` of them stand-ins): every
+    choice of units r..top, each unit with naturals letting spare wild cards
+    replace some of them, in the order of choosing unit by unit from r up,
+    none replaced first: the base of r..top (every unit all the naturals it
+    can), then, by the lowest unit c with replacements, from the top down,
+    and by how many (j), the choices of the units above c with the spare
+    wild cards left.  Each call writes a move (its base) and walks only the
+    units with naturals above r: no call chooses "none" (that is the base)."""
+    cdef int top = ch.top, k = ch.k, need = ch.d - base, slack = g.nw - used - need
+    cdef int c, j, full, n, ns
+    cdef unsigned int nat
+    cdef u64 phys_c, standins_c
+    lz_leaf(g, ch, phys + lz_phys(ch, r, top + 1, need), nsub + need - (k if r <= ch.wild <= top else 0),
+            standins | ((ch.standins >> (4 * off)) << (4 * nsub)), used + need)
+    if slack <= 0:
         return
-    # No choice left: units r..top take their base.
-    phys += lz_phys(ch, r, top + 1, need)
-    standins |= (ch.standins >> (4 * off)) << (4 * nsub)
-    nsub += need - (k if r <= ch.wild <= top else 0)
-    used += need
-    lz_leaf(g, ch, phys, nsub, standins, used)
+    nat = ch.natural & rank_span(r, top)
+    while nat:
+        c = 31 - __builtin_clz_u(nat)
+        nat ^= 1u << c
+        # Units r..c-1 take their base, unit c keeps full - j naturals.
+        n = lz_need(ch, r, c)
+        ns = n - (k if r <= ch.wild < c else 0)
+        full = min(k, count_of(g.naturals, c))
+        phys_c = phys + lz_phys(ch, r, c, n) + <u64>full * unit(c) + <u64>(k - full) * ch.w
+        standins_c = standins | (((ch.standins >> (4 * off)) & ((1ULL << (4 * ns)) - 1)) << (4 * nsub))
+        for j in range(1, min(full, slack) + 1):
+            lz_units(g, ch, c + 1, used + n + k - full + j, phys_c + <u64>j * (ch.w - unit(c)),
+                     nsub + ns + k - full + j, standins_c | (subs(c, k - full + j) << (4 * (nsub + ns))),
+                     base + n + k - full, off + ns + k - full)
 
 
 cdef inline void lz_window(Gen* g, LzChain* ch, int d) noexcept nogil:
