@@ -1079,11 +1079,13 @@ cdef inline MoveRec* lz_main(Gen* g, LzPool* pool, MoveRec* p, u64 w, u64 info, 
     """lz_kick for main rank x; with one kicker, when p is set (room was
     checked), each written straight at p (one single or pair of any other
     rank, no rule switch matters: docs/rules.md §2); the next slot."""
+    cdef u64 others = ~(<u64>0xF << (4 * x))
     if p == NULL:
         lz_kick(g, pool, w, info, kind, need, x, x, left)
         return NULL
-    return lz_kick_each(p, w, info, ((pool.ones if kind == 1 else pool.twos) | (unit(g.wild) if left >= kind else 0))
-                         & ~(<u64>0xF << (4 * x)), kind)
+    if kind == 1:   # a constant kind each: no multiply a move
+        return lz_kick_each(p, w, info, (pool.ones | (unit(g.wild) if left >= 1 else 0)) & others, 1)
+    return lz_kick_each(p, w, info, (pool.twos | (unit(g.wild) if left >= 2 else 0)) & others, 2)
 
 
 cdef void lz_with_kickers(Gen* g, LzParts* parts, int combo, int k, int kind, int need, int lo) noexcept nogil:
