@@ -1354,6 +1354,18 @@ cdef void lz_straight(Gen* g, int combo, int s, int top, unsigned int rspan, uns
     done(g, p, fast)
 
 
+cdef inline int lz_tops(int s, int end, int min_len, int lo, int fix_len, int* first) noexcept nogil:
+    """The tops of the straights from rank s: from *first (min_len ranks
+    long, or fix_len; main rank lo or higher) to before the returned end
+    (`end`: one past the top the wild cards can reach; fix_len: one top)."""
+    first[0] = s + (fix_len if fix_len else min_len) - 1
+    if fix_len and end > first[0] + 1:
+        end = first[0] + 1
+    if first[0] < lo:
+        first[0] = lo
+    return end
+
+
 cdef enum:
     LZ_STRAIGHTS1_ROOM = 36 * 13    # one wild card: <= 36 windows of 3..A, each <= 1 + 12 straights
 
@@ -1374,11 +1386,7 @@ cdef void lz_straights1(Gen* g, int combo, int min_len, int lo, int fix_len) noe
         gaps = (~natural >> s) & (after - 1) | after
         hole = s + ddz_ctz(gaps)
         end = s + ddz_ctz(gaps & (gaps - 1) | after)
-        first = s + (fix_len if fix_len else min_len) - 1
-        if fix_len and end > first + 1:
-            end = first + 1
-        if first < lo:
-            first = lo
+        end = lz_tops(s, end, min_len, lo, fix_len, &first)
         if first >= end:
             continue
         info = make_info(combo, first, first - s + 1)
@@ -1406,7 +1414,8 @@ cdef void lz_straights(Gen* g, int combo, int min_len, int lo, int fix_len) noex
     at most nw ranks without a natural, from masks alone.  A window grows
     from the last by its top rank (its base cards, reading and stand-ins
     step by one unit), and one with at most one spare wild card (most of
-    them) is written here; lz_straight makes the others."""
+    them) is written here; lz_straight makes the others (with one wild
+    card in hand and room for all, lz_straights1 makes every one)."""
     cdef unsigned int natural = g.at_least[1] & 0xFFF & ~(1u << g.wild), gaps = ~natural & 0xFFF, h
     cdef unsigned int rn = lz_rev12(natural), rd = lz_rev12(gaps & ~(1u << g.wild)), rspan, mask, d, x
     cdef int s, top, first, end, i, holes
@@ -1423,11 +1432,7 @@ cdef void lz_straights(Gen* g, int combo, int min_len, int lo, int fix_len) noex
         for i in range(g.nw):
             h &= h - 1
         end = s + ddz_ctz(h | (1u << (R_ACE + 1 - s)))
-        first = s + (fix_len if fix_len else min_len) - 1
-        if fix_len and end > first + 1:
-            end = first + 1
-        if first < lo:
-            first = lo
+        end = lz_tops(s, end, min_len, lo, fix_len, &first)
         if first >= end:
             continue
         rspan = rank_span(R_ACE - first, R_ACE - s)
