@@ -786,22 +786,30 @@ cdef enum:
 
 cdef extern from *:
     """
-    /* Write w + kind * (one card of each rank of the lanes() word `ranks`),
-       ranks ascending, each with reading info, at p (MoveRec records); the
-       next slot.  A do-while, as ddz_copy_recs: 10 instructions a move
-       (gcc -O3, x86-64) against 12 of the while form. */
-    static inline void* ddz_kick_each(void* p, uint64_t w, uint64_t info, uint64_t ranks, uint64_t kind) {
-        uint64_t* q = (uint64_t*)p;
-        if (ranks) do {
-            q[0] = w + kind * (ranks & (0 - ranks));
-            q[1] = info;
-            q += 2;
-            ranks &= ranks - 1;
-        } while (ranks);
-        return q;
+    /* DDZ_KICK_EACH(name) defines name(p, w, info, ranks, kind): write
+       w + kind * (one card of each rank of the lanes() word `ranks`), ranks
+       ascending, each with reading info, at p (MoveRec records); the next
+       slot.  A do-while, as ddz_copy_recs: 10 instructions a move (gcc -O3,
+       x86-64) against 12 of the while form.  One body, two functions: the
+       standard core's ddz_kick_each and the laizi generator's
+       ddz_lz_kick_each (one function shared by both changed how gcc
+       compiles the one-deck lead: about 1 % more instructions there, counted). */
+    #define DDZ_KICK_EACH(name) \\
+    static inline void* name(void* p, uint64_t w, uint64_t info, uint64_t ranks, uint64_t kind) { \\
+        uint64_t* q = (uint64_t*)p; \\
+        if (ranks) do { \\
+            q[0] = w + kind * (ranks & (0 - ranks)); \\
+            q[1] = info; \\
+            q += 2; \\
+            ranks &= ranks - 1; \\
+        } while (ranks); \\
+        return q; \\
     }
+    DDZ_KICK_EACH(ddz_kick_each)
+    DDZ_KICK_EACH(ddz_lz_kick_each)
     """
     MoveRec* ddz_kick_each(MoveRec* p, u64 w, u64 info, u64 ranks, u64 kind) noexcept nogil
+    MoveRec* lz_kick_each "ddz_lz_kick_each" (MoveRec* p, u64 w, u64 info, u64 ranks, u64 kind) noexcept nogil
 
 
 cdef inline void one_kicker(Gen* g, int combo, unsigned int trios, u64 kickers, u64 kind) noexcept nogil:
@@ -933,23 +941,35 @@ cdef inline unsigned int lz_mains(Gen* g, int least, int k, int lo) noexcept nog
     return from_rank(m & 0x1FFF, lo)
 
 
+# LZ_SET_RECS[64 * (k - 2) + 4 * x + j]: the pair (k = 2) or trio (k = 3) of
+# rank x in which j wild cards stand for x (the reading's stand-ins, but not
+# yet the wild cards themselves or the wild rank field, which lz_sets adds).
+cdef MoveRec LZ_SET_RECS[2 * 64]
+
+
 cdef void lz_sets(Gen* g, int combo, int k, int lo) noexcept nogil:
     """A pair or trio as a whole move: naturals of x topped up with wild cards,
-    or only wild cards at face value (docs/rules.md §7)."""
-    cdef int x, a, c, least = max(1, k - g.nw)
-    cdef unsigned int mains = lz_mains(g, least, k, lo)
+    or only wild cards at face value (docs/rules.md §7).  One bit a move, in
+    the moves' order (ranks ascending, naturals descending): bit 4x + j for
+    rank x with j wild cards; a rank's all-wild set is only the wild rank's
+    own, at face value, whose record is its natural set's (j = 0)."""
+    cdef int j, b
+    cdef u64 w = unit(g.wild), wb = <u64>(g.wild + 1) << 34, bits = w if g.nw >= k else 0
+    cdef const MoveRec* recs = &LZ_SET_RECS[64 * (k - 2)]
+    cdef bint fast = g.cap - g.n >= 3 * 13
+    cdef MoveRec* p
     if not size_ok(g, k) or banned(g, combo):
         return
-    while mains:
-        x = ddz_ctz(mains)
-        mains &= mains - 1
-        if x == g.wild:
-            emit(g, <u64>k * unit(x), make_info(combo, x, 1))
-            continue
-        c = count_of(g.naturals, x)
-        for a in range(min(k, c), least - 1, -1):
-            emit(g, <u64>a * unit(x) + <u64>(k - a) * unit(g.wild),
-                 lz_info(g, combo, x, 1, k - a, subs(x, k - a)))
+    for j in range(min(g.nw, k - 1) + 1):
+        bits |= lanes(g.at_least[k - j] & 0x1FFF) << j
+    bits &= ~<u64>0 << (4 * lo)
+    p = slot(g, fast)
+    while bits:
+        b = ddz_ctz64(bits)
+        bits &= bits - 1
+        j = b & 3
+        p = put(g, p, recs[b].cards + <u64>j * w, recs[b].info | (wb if j else 0), fast)
+    done(g, p, fast)
 
 
 cdef struct LzPool:
@@ -960,25 +980,6 @@ cdef inline void lz_pool(Gen* g, LzPool* p) noexcept nogil:
     p.ones = lanes(g.at_least[1])
     p.twos = lanes(g.at_least[2] & 0x1FFF)
     p.twice = lanes(g.twice)
-
-
-cdef extern from *:
-    """
-    /* ddz_kick_each for the laizi generator, a copy of its own: sharing one
-       inline function with one_kicker changed how gcc compiles the one-deck
-       lead (about 1 % more instructions there, counted). */
-    static inline void* ddz_lz_kick_each(void* p, uint64_t w, uint64_t info, uint64_t ranks, uint64_t kind) {
-        uint64_t* q = (uint64_t*)p;
-        if (ranks) do {
-            q[0] = w + kind * (ranks & (0 - ranks));
-            q[1] = info;
-            q += 2;
-            ranks &= ranks - 1;
-        } while (ranks);
-        return q;
-    }
-    """
-    MoveRec* lz_kick_each "ddz_lz_kick_each" (MoveRec* p, u64 w, u64 info, u64 ranks, u64 kind) noexcept nogil
 
 
 cdef inline MoveRec* lz_two(MoveRec* p, u64 w, u64 info, u64 ranks, u64 twice, int kind,
@@ -1078,11 +1079,13 @@ cdef inline MoveRec* lz_main(Gen* g, LzPool* pool, MoveRec* p, u64 w, u64 info, 
     """lz_kick for main rank x; with one kicker, when p is set (room was
     checked), each written straight at p (one single or pair of any other
     rank, no rule switch matters: docs/rules.md §2); the next slot."""
+    cdef u64 others = ~(<u64>0xF << (4 * x))
     if p == NULL:
         lz_kick(g, pool, w, info, kind, need, x, x, left)
         return NULL
-    return lz_kick_each(p, w, info, ((pool.ones if kind == 1 else pool.twos) | (unit(g.wild) if left >= kind else 0))
-                         & ~(<u64>0xF << (4 * x)), kind)
+    if kind == 1:   # a constant kind each: no multiply a move
+        return lz_kick_each(p, w, info, (pool.ones | (unit(g.wild) if left >= 1 else 0)) & others, 1)
+    return lz_kick_each(p, w, info, (pool.twos | (unit(g.wild) if left >= 2 else 0)) & others, 2)
 
 
 cdef void lz_with_kickers(Gen* g, LzParts* parts, int combo, int k, int kind, int need, int lo) noexcept nogil:
@@ -1122,13 +1125,15 @@ cdef struct LzChain:
     int combo, k, kind, s, top
     unsigned int natural    # ranks with naturals (the units where a choice is left)
     unsigned int stand      # ranks whose base unit has stand-ins (a deficit; not the wild rank)
-    # Prefix sums over the units 0..r-1, kept at [r] (their base: each unit
-    # takes all the naturals it can, wild cards fill its deficit); a window's
-    # sums are differences (exact in u64 arithmetic, whatever the carries):
-    int pre[R_ACE + 2]      # wild cards they need at least
-    int nsub[R_ACE + 2]     # of those, stand-ins (not the wild rank's own unit)
-    u64 phys[R_ACE + 2]     # their physical cards
+    # Each unit's base takes all the naturals it can (min(k, count): `kept`,
+    # a nibble a rank 3..A; none at the wild rank) and wild cards fill its
+    # deficit; the base of a range of units comes from masks (lz_need, lz_phys).
+    u64 kept
+    int wild
+    u64 w                   # one wild card
     u64 standins            # the stand-in nibbles of units s..top, ascending
+    int nst                 # how many
+    int d                   # the wild cards the base of units s..top needs
     LzPool pool             # the kicker pool's naturals
     # A free lead's bare chains of k (planes), kept (nleaves >= 0) so that the
     # planes with kickers walk the same main parts without choosing them again.
@@ -1139,30 +1144,42 @@ cdef struct LzChain:
     unsigned char leaf_left[LZ_LEAVES]   # the wild cards left free
 
 
-cdef inline void lz_prefix(Gen* g, LzChain* ch) noexcept nogil:
-    """The prefix sums of every unit's base, ranks 3..A: the naturals each
-    unit keeps (min(k, count)) come as lanes from the rank masks, so each
-    rank costs a few adds (the wild rank has no naturals: its unit is k wild
-    cards at face value, counted in pre but not in nsub)."""
-    cdef int k = ch.k, d, r
-    cdef u64 w = unit(g.wild), kr
-    cdef u64 kept = (lanes(g.at_least[1] & 0xFFF) + lanes(g.at_least[2] & 0xFFF)
-                     + (lanes(g.at_least[3] & 0xFFF) if k == 3 else 0))
+cdef inline void lz_base(Gen* g, LzChain* ch) noexcept nogil:
+    """The naturals each unit of k keeps, ranks 3..A, as lanes from the rank masks."""
+    cdef int k = ch.k
+    ch.kept = (lanes(g.at_least[1] & 0xFFF) + lanes(g.at_least[2] & 0xFFF)
+               + (lanes(g.at_least[3] & 0xFFF) if k == 3 else 0))
     ch.stand = ~g.at_least[k] & 0xFFF & ~(1u << g.wild)
-    ch.pre[0] = ch.nsub[0] = 0
-    ch.phys[0] = 0
-    for r in range(R_ACE + 1):
-        kr = kept & (<u64>0xF << (4 * r))
-        d = k - <int>(kr >> (4 * r))
-        ch.pre[r + 1] = ch.pre[r] + d
-        ch.nsub[r + 1] = ch.nsub[r] + (0 if r == g.wild else d)
-        ch.phys[r + 1] = ch.phys[r] + kr + <u64>d * w
+    ch.wild, ch.w = g.wild, unit(g.wild)
+
+
+cdef inline u64 lz_span(int a, int b) noexcept nogil:
+    """The nibbles of ranks a..b-1 (0 <= a <= b <= 13).  lz_span(1, 3) == 0xFF0."""
+    return ((<u64>1 << (4 * b)) - 1) & ~((<u64>1 << (4 * a)) - 1)
+
+
+cdef inline int lz_need(LzChain* ch, int a, int b) noexcept nogil:
+    """The wild cards the base of units a..b-1 needs (the wild rank's unit: k at face value)."""
+    return ch.k * (b - a) - card_total(ch.kept & lz_span(a, b))
+
+
+cdef inline u64 lz_phys(LzChain* ch, int a, int b, int need) noexcept nogil:
+    """The physical cards of the base of units a..b-1 (`need`: lz_need's)."""
+    return (ch.kept & lz_span(a, b)) + <u64>need * ch.w
+
+
+cdef inline int lz_short(LzChain* ch, int r) noexcept nogil:
+    """Unit r's stand-ins in its base (its deficit; 0 for the wild rank's)."""
+    return ch.k - <int>((ch.kept >> (4 * r)) & 0xF) if (ch.stand >> r) & 1 else 0
 
 
 cdef inline void lz_stand(LzChain* ch, int r) noexcept nogil:
     """Append unit r's stand-in nibbles to the window's (units ch.s..r-1 are in)."""
+    cdef int n
     if (ch.stand >> r) & 1:
-        ch.standins |= subs(r, ch.nsub[r + 1] - ch.nsub[r]) << (4 * (ch.nsub[r] - ch.nsub[ch.s]))
+        n = lz_short(ch, r)
+        ch.standins |= subs(r, n) << (4 * ch.nst)
+        ch.nst += n
 
 
 cdef inline void lz_leaf(Gen* g, LzChain* ch, u64 phys, int nsub, u64 standins, int used) noexcept nogil:
@@ -1182,55 +1199,65 @@ cdef inline void lz_leaf(Gen* g, LzChain* ch, u64 phys, int nsub, u64 standins, 
         lz_kick(g, &ch.pool, phys, info, ch.kind, top - ch.s + 1, ch.s, top, g.nw - used)
 
 
-cdef void lz_units(Gen* g, LzChain* ch, int r, int used, u64 phys, int nsub, u64 standins) noexcept nogil:
-    """Units s..r-1 are chosen (phys, nsub stand-ins, `used` wild cards):
-    choose, at each unit from r up that has naturals while spare wild cards
-    are left, how many of its naturals wild cards replace (none first).  The
-    units between such choices, and all after the last, take their base
-    (from the prefix sums), so each move costs O(1) beyond its own choices."""
-    cdef int a, c, top = ch.top, k = ch.k, full
-    cdef int slack = g.nw - used - (ch.pre[top + 1] - ch.pre[r])
-    cdef unsigned int choices = (ch.natural >> r) << r
-    if slack > 0 and choices and (c := ddz_ctz(choices)) <= top:
-        # Units r..c-1 have no naturals: their base, then the choices at c.
-        phys += ch.phys[c] - ch.phys[r]
-        standins |= (((ch.standins >> (4 * (ch.nsub[r] - ch.nsub[ch.s])))
-                      & ((1ULL << (4 * (ch.nsub[c] - ch.nsub[r]))) - 1)) << (4 * nsub))
-        nsub += ch.nsub[c] - ch.nsub[r]
-        used += ch.pre[c] - ch.pre[r]
+cdef void lz_units(Gen* g, LzChain* ch, int r, int used, u64 phys, int nsub, u64 standins,
+                   int base, int off) noexcept nogil:
+    """Units s..r-1 are chosen (phys, nsub stand-ins, `used` wild cards;
+    their base would need `base` wild cards, `off` of them stand-ins): every
+    choice of units r..top, each unit with naturals letting spare wild cards
+    replace some of them, in the order of choosing unit by unit from r up,
+    none replaced first: the base of r..top (every unit all the naturals it
+    can), then, by the lowest unit c with replacements, from the top down,
+    and by how many (j), the choices of the units above c with the spare
+    wild cards left.  Each call writes a move (its base) and walks only the
+    units with naturals above r: no call chooses "none" (that is the base)."""
+    cdef int top = ch.top, k = ch.k, need = ch.d - base, slack = g.nw - used - need
+    cdef int c, j, full, n, ns
+    cdef unsigned int nat
+    cdef u64 phys_c, standins_c
+    lz_leaf(g, ch, phys + lz_phys(ch, r, top + 1, need), nsub + need - (k if r <= ch.wild <= top else 0),
+            standins | ((ch.standins >> (4 * off)) << (4 * nsub)), used + need)
+    if slack <= 0:
+        return
+    nat = ch.natural & rank_span(r, top)
+    while nat:
+        c = 31 - __builtin_clz_u(nat)
+        nat ^= 1u << c
+        # Units r..c-1 take their base, unit c keeps full - j naturals.
+        n = lz_need(ch, r, c)
+        ns = n - (k if r <= ch.wild < c else 0)
         full = min(k, count_of(g.naturals, c))
-        for a in range(full, max(0, full - slack) - 1, -1):
-            lz_units(g, ch, c + 1, used + k - a,
-                     phys + <u64>a * unit(c) + <u64>(k - a) * unit(g.wild),
-                     nsub + k - a, standins | (subs(c, k - a) << (4 * nsub)))
-        return
-    # No choice left: units r..top take their base.
-    phys += ch.phys[top + 1] - ch.phys[r]
-    standins |= (ch.standins >> (4 * (ch.nsub[r] - ch.nsub[ch.s]))) << (4 * nsub)
-    nsub += ch.nsub[top + 1] - ch.nsub[r]
-    used += ch.pre[top + 1] - ch.pre[r]
-    lz_leaf(g, ch, phys, nsub, standins, used)
+        phys_c = phys + lz_phys(ch, r, c, n) + <u64>full * unit(c) + <u64>(k - full) * ch.w
+        standins_c = standins | (((ch.standins >> (4 * off)) & ((1ULL << (4 * ns)) - 1)) << (4 * nsub))
+        for j in range(1, min(full, slack) + 1):
+            lz_units(g, ch, c + 1, used + n + k - full + j, phys_c + <u64>j * (ch.w - unit(c)),
+                     nsub + ns + k - full + j, standins_c | (subs(c, k - full + j) << (4 * (nsub + ns))),
+                     base + n + k - full, off + ns + k - full)
 
 
-cdef inline void lz_window(Gen* g, LzChain* ch) noexcept nogil:
-    """The chains of the window ch.s..ch.top (its stand-ins in ch.standins):
-    lz_units, but with exactly one spare wild card (the common case) in
-    lz_units' order directly: the base, then one natural replaced by the
-    spare wild card at each unit with naturals, from the top down."""
-    cdef int s = ch.s, top = ch.top, d = ch.pre[top + 1] - ch.pre[s], c, pos
-    cdef int nsub = ch.nsub[top + 1] - ch.nsub[s]
-    cdef u64 phys = ch.phys[top + 1] - ch.phys[s], standins = ch.standins, low
-    if g.nw - d != 1:
-        lz_units(g, ch, s, 0, 0, 0, 0)
+cdef inline void lz_window(Gen* g, LzChain* ch, int d) noexcept nogil:
+    """The chains of the window ch.s..ch.top (its base needs d wild cards;
+    its stand-ins in ch.standins): lz_units, but with no spare wild card
+    (only the base) or exactly one (the common cases) in lz_units' order
+    directly: the base, then one natural replaced by the spare wild card
+    at each unit with naturals, from the top down."""
+    cdef int s = ch.s, top = ch.top, c, pos, below = ch.nst
+    cdef u64 phys, standins = ch.standins, low
+    if g.nw - d > 1:
+        ch.d = d
+        lz_units(g, ch, s, 0, 0, 0, 0, 0, 0)
         return
-    lz_leaf(g, ch, phys, nsub, standins, d)
-    phys += unit(g.wild)
+    phys = lz_phys(ch, s, top + 1, d)
+    lz_leaf(g, ch, phys, ch.nst, standins, d)
+    if g.nw == d:
+        return
+    phys += ch.w
     for c in range(top, s - 1, -1):
+        below -= lz_short(ch, c)     # the stand-ins of units s..c-1
         if (ch.natural >> c) & 1:
             # One more stand-in for c, among its own (ranks ascending).
-            pos = 4 * (ch.nsub[c] - ch.nsub[s])
+            pos = 4 * below
             low = standins & ((1ULL << pos) - 1)
-            lz_leaf(g, ch, phys - unit(c), nsub + 1,
+            lz_leaf(g, ch, phys - unit(c), ch.nst + 1,
                     low | (<u64>c << pos) | ((standins - low) << 4), d + 1)
 
 
@@ -1243,10 +1270,15 @@ cdef unsigned int LZ_RSET[4096]   # LZ_RSET[y]: the ranks of the reversed mask y
 
 
 cdef void _lz_fill() noexcept:
-    cdef int b, j, n
+    cdef int b, j, n, k, x
     cdef unsigned int nib
     for n in range(5):
         LZ_ONES[n] = 0x1111ULL >> (4 * (4 - n))
+    for b in range(2 * 64):
+        k, x, n = 2 + b // 64, (b % 64) // 4, b % 4
+        LZ_SET_RECS[b].cards = <u64>(k - n) * unit(x) if x < N_RANKS and n < k else 0
+        LZ_SET_RECS[b].info = (make_info(C_PAIR + k - 2, x, 1) | (<u64>n << 14) | ((<u64>x * LZ_ONES[n]) << 18)
+                               if x < N_RANKS and n < k else 0)
     for b in range(256):
         LZ_REV8[b] = 0
         LZ_RLANES[b] = 0
@@ -1322,12 +1354,68 @@ cdef void lz_straight(Gen* g, int combo, int s, int top, unsigned int rspan, uns
     done(g, p, fast)
 
 
+cdef inline int lz_tops(int s, int end, int min_len, int lo, int fix_len, int* first) noexcept nogil:
+    """The tops of the straights from rank s: from *first (min_len ranks
+    long, or fix_len; main rank lo or higher) to before the returned end
+    (`end`: one past the top the wild cards can reach; fix_len: one top)."""
+    first[0] = s + (fix_len if fix_len else min_len) - 1
+    if fix_len and end > first[0] + 1:
+        end = first[0] + 1
+    if first[0] < lo:
+        first[0] = lo
+    return end
+
+
+cdef enum:
+    LZ_STRAIGHTS1_ROOM = 36 * 13    # one wild card: <= 36 windows of 3..A, each <= 1 + 12 straights
+
+
+cdef void lz_straights1(Gen* g, int combo, int min_len, int lo, int fix_len) noexcept nogil:
+    """lz_straights with one wild card in hand (room for LZ_STRAIGHTS1_ROOM
+    moves was checked): a window s..top has one rank without a natural (the
+    wild card fills it: a stand-in, or the wild rank's own card at face
+    value) or none (the natural straight, then the wild card standing in
+    for each rank in turn, top rank first); lz_straight's moves and order."""
+    cdef unsigned int natural = g.at_least[1] & 0xFFF & ~(1u << g.wild), gaps, after
+    cdef int s, top, first, end, hole, c
+    cdef u64 w = unit(g.wild), one = (<u64>(g.wild + 1) << 34) | (<u64>1 << 14), base, info
+    cdef MoveRec* p = g.out + g.n
+    for s in range(R_ACE + 2 - min_len):
+        # The straights from s end before its second gap (or after A).
+        after = 1u << (R_ACE + 1 - s)
+        gaps = (~natural >> s) & (after - 1) | after
+        hole = s + ddz_ctz(gaps)
+        end = s + ddz_ctz(gaps & (gaps - 1) | after)
+        end = lz_tops(s, end, min_len, lo, fix_len, &first)
+        if first >= end:
+            continue
+        info = make_info(combo, first, first - s + 1)
+        for top in range(first, end):
+            base = lanes(natural & rank_span(s, top))
+            if hole <= top:
+                p.cards = base + w
+                p.info = info if hole == g.wild else info | one | (<u64>hole << 18)
+                p += 1
+            else:
+                p.cards = base
+                p.info = info
+                p += 1
+                base += w
+                for c in range(top, s - 1, -1):
+                    p.cards = base - unit(c)
+                    p.info = info | one | (<u64>c << 18)
+                    p += 1
+            info += (1 << 5) | (1 << 9)
+    g.n = p - g.out
+
+
 cdef void lz_straights(Gen* g, int combo, int min_len, int lo, int fix_len) noexcept nogil:
     """lz_chain's chains of one card a unit (straights): windows s..top of
     at most nw ranks without a natural, from masks alone.  A window grows
     from the last by its top rank (its base cards, reading and stand-ins
     step by one unit), and one with at most one spare wild card (most of
-    them) is written here; lz_straight makes the others."""
+    them) is written here; lz_straight makes the others (with one wild
+    card in hand and room for all, lz_straights1 makes every one)."""
     cdef unsigned int natural = g.at_least[1] & 0xFFF & ~(1u << g.wild), gaps = ~natural & 0xFFF, h
     cdef unsigned int rn = lz_rev12(natural), rd = lz_rev12(gaps & ~(1u << g.wild)), rspan, mask, d, x
     cdef int s, top, first, end, i, holes
@@ -1335,17 +1423,16 @@ cdef void lz_straights(Gen* g, int combo, int min_len, int lo, int fix_len) noex
     cdef MoveRec* p
     if fix_len and fix_len < min_len:
         return
+    if g.nw == 1 and g.cap - g.n >= LZ_STRAIGHTS1_ROOM:
+        lz_straights1(g, combo, min_len, lo, fix_len)
+        return
     for s in range(R_ACE + 2 - min_len):
         # The straights from s end before its (nw + 1)-th gap (or after A).
         h = gaps >> s
         for i in range(g.nw):
             h &= h - 1
         end = s + ddz_ctz(h | (1u << (R_ACE + 1 - s)))
-        first = s + (fix_len if fix_len else min_len) - 1
-        if fix_len and end > first + 1:
-            end = first + 1
-        if first < lo:
-            first = lo
+        end = lz_tops(s, end, min_len, lo, fix_len, &first)
         if first >= end:
             continue
         rspan = rank_span(R_ACE - first, R_ACE - s)
@@ -1380,9 +1467,9 @@ cdef void lz_straights(Gen* g, int combo, int min_len, int lo, int fix_len) noex
 cdef void lz_chain(Gen* g, LzChain* ch, int combo, int k, int min_len, int kind, int lo,
                    int fix_len) noexcept nogil:
     """Chains with wild cards filling any units' gaps (docs/rules.md §7); as
-    gen_chain.  ch: scratch whose prefix sums are reused while ch.k == k."""
-    cdef int s, top, r, i, unit_size = k + kind
-    cdef unsigned int units, starts
+    gen_chain.  ch: scratch whose base (lz_base) is reused while ch.k == k."""
+    cdef int s, top, r, i, d, unit_size = k + kind
+    cdef unsigned int units, starts, short
     if banned(g, combo):
         return
     if g.size:
@@ -1401,19 +1488,25 @@ cdef void lz_chain(Gen* g, LzChain* ch, int combo, int k, int min_len, int kind,
     starts = units
     for i in range(1, min_len):
         starts &= units >> i
+    if g.nw == 1:
+        # One wild card fills one unit's deficit at most: no start of two deficient units.
+        short = ~g.at_least[k] & 0xFFF
+        for i in range(1, min_len):
+            for r in range(i):
+                starts &= ~((short >> i) & (short >> r))
     if not starts:
         return
     if ch.k != k:
         ch.k = k
         ch.natural = g.at_least[1] & 0xFFF & ~(1u << g.wild)
-        lz_prefix(g, ch)
+        lz_base(g, ch)
         lz_pool(g, &ch.pool)
         ch.nleaves = -1
     ch.combo, ch.kind = combo, kind
     if lo or fix_len:
         ch.nleaves = -1         # other main parts than a free lead's
-    elif kind == 0:
-        ch.nleaves = 0          # keep them
+    elif kind == 0 and k == 3:
+        ch.nleaves = 0          # keep them (for the planes with kickers)
     elif ch.nleaves >= 0:
         # The free lead's bare chains of k, read again, with kickers.
         for i in range(ch.nleaves):
@@ -1425,20 +1518,25 @@ cdef void lz_chain(Gen* g, LzChain* ch, int combo, int k, int min_len, int kind,
         s = ddz_ctz(starts)
         starts &= starts - 1
         top = s + min_len - 1
-        if ch.pre[top + 1] - ch.pre[s] > g.nw:
+        d = lz_need(ch, s, top + 1)
+        if d > g.nw:
             continue
-        # The window s..top grows rank by rank, its stand-in nibbles (at most nw) with it.
-        ch.s = s
-        ch.standins = 0
+        # The window s..top grows rank by rank, its stand-in nibbles (at most nw)
+        # and the wild cards its base needs (d) with it.
+        ch.s, ch.standins, ch.nst = s, 0, 0
         for r in range(s, top):
             lz_stand(ch, r)
-        for top in range(top, R_ACE + 1):
-            if ch.pre[top + 1] - ch.pre[s] > g.nw or (fix_len and top - s + 1 > fix_len):
-                break
+        while not (fix_len and top - s + 1 > fix_len):
             lz_stand(ch, top)
             if top >= lo:
                 ch.top = top
-                lz_window(g, ch)
+                lz_window(g, ch, d)
+            top += 1
+            if top > R_ACE:
+                break
+            d += k - <int>((ch.kept >> (4 * top)) & 0xF)
+            if d > g.nw:
+                break
 
 
 cdef void lz_bombs(Gen* g, int beat) noexcept nogil:
