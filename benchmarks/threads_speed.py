@@ -15,13 +15,18 @@ design's for legal_moves_batch: thread t counts part t - 1 backwards until
 it meets thread t - 1 generating it (src/ddzcore/_kernel.pyx, "batches"),
 so with r = count time / generation time (CPU time, 1 thread) N
 threads can give at most the sum of the part sizes of that model (2 - r/(1+r)
-for 2 threads).
+for 2 threads).  And the machine's for work that shares nothing: the same
+simulate call in N separate processes at once (forked, started together at
+a barrier, no threads) against one process alone; N times one process's
+time over the N processes' median time is what N cores give this work when
+nothing is shared (N if running together slows no process).
 """
 
 from __future__ import annotations
 
 import argparse
 import ctypes
+import multiprocessing as mp
 import os
 import statistics
 import threading
@@ -46,6 +51,29 @@ def memset_threads(buf: np.ndarray, threads: int) -> None:
     part(0)
     for h in helpers:
         h.join()
+
+
+def _timed_simulate(games: int, barrier: "mp.synchronize.Barrier", out: "mp.SimpleQueue[float]") -> None:
+    barrier.wait()
+    t0 = time.perf_counter()
+    simulate(games, 1)
+    out.put(time.perf_counter() - t0)
+
+
+def processes_ceiling(games: int, procs: int, rounds: int) -> "tuple[float, float]":
+    """Median seconds of simulate(games) in 1 process alone and in each of `procs` at once (fork)."""
+    ctx = mp.get_context("fork")
+    times: dict[int, list[float]] = {1: [], procs: []}
+    for _ in range(rounds):
+        for k in times:
+            barrier, out = ctx.Barrier(k), ctx.SimpleQueue()
+            ps = [ctx.Process(target=_timed_simulate, args=(games, barrier, out)) for _ in range(k)]
+            for p in ps:
+                p.start()
+            for p in ps:
+                p.join()
+            times[k].extend(out.get() for _ in range(k))
+    return statistics.median(times[1]), statistics.median(times[procs])
 
 
 def model_speedup(r: float, threads: int) -> float:
@@ -100,6 +128,10 @@ def main() -> None:
     r = one_cpu["count_moves_batch"] / one_cpu["legal_moves_batch"]  # CPU time: less disturbed by load
     print(f"legal_moves_batch design ceiling: r = count/generate (CPU time) = {r:.2f}, "
           f"{args.threads} threads at most {model_speedup(r, args.threads):.2f}x")
+    alone, together = processes_ceiling(args.games, args.threads, args.rounds)
+    print(f"simulate({args.games}) in separate processes: 1 alone {alone * 1e3:.1f} ms, each of {args.threads} at once "
+          f"{together * 1e3:.1f} ms: {args.threads} cores give work sharing nothing at most "
+          f"{args.threads * alone / together:.2f}x")
     print(f"load after: {os.getloadavg()}")
 
 
