@@ -2,7 +2,8 @@
 
     python benchmarks/threads_speed.py --rounds 7 --threads 2
 
-Interleaved rounds (1 thread, then N, each round), medians of wall time and
+Interleaved rounds (each round runs every call with 1 thread, then N),
+medians of wall time and
 of the process's CPU time (all threads: the work, plus what threading
 costs); prints the machine load (os.getloadavg) before and after, since a
 shared machine cannot show a parallel speed-up (the CPU time still shows
@@ -15,11 +16,12 @@ design's for legal_moves_batch: thread t counts part t - 1 backwards until
 it meets thread t - 1 generating it (src/ddzcore/_kernel.pyx, "batches"),
 so with r = count time / generation time (CPU time, 1 thread) N
 threads can give at most the sum of the part sizes of that model (2 - r/(1+r)
-for 2 threads).  And the machine's for work that shares nothing: the same
-simulate call in N separate processes at once (forked, started together at
-a barrier, no threads) against one process alone; N times one process's
-time over the N processes' median time is what N cores give this work when
-nothing is shared (N if running together slows no process).
+for 2 threads).  And the machine's for work that shares nothing, in the
+same interleaved rounds: the same simulate call in N separate processes at
+once (forked, started together at a barrier, no threads; each times its own
+call, the slowest counts) against one process alone; N times the one
+process's time over the N processes' is what N cores give that work at
+the moment (N if running together slows no process).
 """
 
 from __future__ import annotations
@@ -60,20 +62,16 @@ def _timed_simulate(games: int, barrier: "mp.synchronize.Barrier", out: "mp.Simp
     out.put(time.perf_counter() - t0)
 
 
-def processes_ceiling(games: int, procs: int, rounds: int) -> "tuple[float, float]":
-    """Median seconds of simulate(games) in 1 process alone and in each of `procs` at once (fork)."""
+def simulate_processes(games: int, procs: int) -> float:
+    """Seconds of the slowest of `procs` forked processes each running simulate(games) at once."""
     ctx = mp.get_context("fork")
-    times: dict[int, list[float]] = {1: [], procs: []}
-    for _ in range(rounds):
-        for k in times:
-            barrier, out = ctx.Barrier(k), ctx.SimpleQueue()
-            ps = [ctx.Process(target=_timed_simulate, args=(games, barrier, out)) for _ in range(k)]
-            for p in ps:
-                p.start()
-            for p in ps:
-                p.join()
-            times[k].extend(out.get() for _ in range(k))
-    return statistics.median(times[1]), statistics.median(times[procs])
+    barrier, out = ctx.Barrier(procs), ctx.SimpleQueue()
+    ps = [ctx.Process(target=_timed_simulate, args=(games, barrier, out)) for _ in range(procs)]
+    for p in ps:
+        p.start()
+    for p in ps:
+        p.join()
+    return max(out.get() for _ in range(procs))
 
 
 def model_speedup(r: float, threads: int) -> float:
@@ -103,22 +101,31 @@ def main() -> None:
         "count_moves_batch": lambda t: count_moves_batch(hands, threads=t),
         "simulate": lambda t: simulate(args.games, 1, threads=t),
         f"memset {written / 1e6:.0f} MB": lambda t: memset_threads(scratch, t),
+        "simulate, processes": lambda t: simulate_processes(args.games, t),  # returns its own time
     }
     print(f"load before: {os.getloadavg()}  cpus: {os.cpu_count()}")
     one: dict[str, float] = {}
     one_cpu: dict[str, float] = {}
-    for name, fn in work.items():
-        wall: dict[int, list[float]] = {1: [], args.threads: []}
-        cpu: dict[int, list[float]] = {1: [], args.threads: []}
-        for _ in range(args.rounds):
-            for t in wall:
+    counts = (1, args.threads)
+    walls = {name: {t: [] for t in counts} for name in work}  # type: dict[str, dict[int, list[float]]]
+    cpus = {name: {t: [] for t in counts} for name in work}  # type: dict[str, dict[int, list[float]]]
+    for _ in range(args.rounds):  # every call and count in every round: all see the same moments
+        for name, fn in work.items():
+            for t in counts:
                 c0, w0 = time.process_time(), time.perf_counter()
-                fn(t)
-                wall[t].append(time.perf_counter() - w0)
-                cpu[t].append(time.process_time() - c0)
+                own = fn(t)
+                walls[name][t].append(own if isinstance(own, float) else time.perf_counter() - w0)
+                cpus[name][t].append(time.process_time() - c0)
+    for name in work:
+        wall, cpu = walls[name], cpus[name]
         one[name], many = statistics.median(wall[1]), statistics.median(wall[args.threads])
         c1, cn = statistics.median(cpu[1]), statistics.median(cpu[args.threads])
         one_cpu[name] = c1
+        if name == "simulate, processes":
+            print(f"{name:18s} wall: 1 alone {one[name] * 1e3:7.1f} ms, each of {args.threads} at once "
+                  f"{many * 1e3:7.1f} ms: {args.threads} cores give work sharing nothing "
+                  f"{args.threads * one[name] / many:.2f}x at the moment")
+            continue
         print(f"{name:18s} wall: 1 thread {one[name] * 1e3:7.1f} ms, {args.threads} threads {many * 1e3:7.1f} ms, "
               f"speed-up {one[name] / many:.2f}x;  CPU: {c1 * 1e3:7.1f} ms, {cn * 1e3:7.1f} ms ({cn / c1:.2f}x)")
         if name.startswith("memset"):
@@ -128,10 +135,6 @@ def main() -> None:
     r = one_cpu["count_moves_batch"] / one_cpu["legal_moves_batch"]  # CPU time: less disturbed by load
     print(f"legal_moves_batch design ceiling: r = count/generate (CPU time) = {r:.2f}, "
           f"{args.threads} threads at most {model_speedup(r, args.threads):.2f}x")
-    alone, together = processes_ceiling(args.games, args.threads, args.rounds)
-    print(f"simulate({args.games}) in separate processes: 1 alone {alone * 1e3:.1f} ms, each of {args.threads} at once "
-          f"{together * 1e3:.1f} ms: {args.threads} cores give work sharing nothing at most "
-          f"{args.threads * alone / together:.2f}x")
     print(f"load after: {os.getloadavg()}")
 
 
