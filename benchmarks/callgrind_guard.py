@@ -264,6 +264,8 @@ def measure() -> "tuple[dict[str, int], dict[str, int]]":
             raise SystemExit(f"expected {len(CALLS)} counted entry calls, got parts {totals}")
         names: dict[str, str] = {}
         slow_counts = [part_slow(p, slow, names) for p in parts[:len(CALLS)]]
+        if not set(slow) & set(names.values()):  # the names no longer match the .so paths: nothing counted
+            raise SystemExit(f"no ddzcore module ({', '.join(sorted(slow))}) is named in the profile")
     return dict(zip(CALLS, totals)), dict(zip(CALLS, slow_counts))
 
 

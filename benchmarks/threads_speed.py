@@ -55,7 +55,7 @@ def memset_threads(buf: np.ndarray, threads: int) -> None:
         h.join()
 
 
-def _timed_simulate(games: int, barrier: "mp.synchronize.Barrier", out: "mp.SimpleQueue[float]") -> None:
+def _timed_simulate(games: int, barrier: "mp.synchronize.Barrier", out: "mp.Queue[float]") -> None:
     barrier.wait()
     t0 = time.perf_counter()
     simulate(games, 1)
@@ -65,13 +65,14 @@ def _timed_simulate(games: int, barrier: "mp.synchronize.Barrier", out: "mp.Simp
 def simulate_processes(games: int, procs: int) -> float:
     """Seconds of the slowest of `procs` forked processes each running simulate(games) at once."""
     ctx = mp.get_context("fork")
-    barrier, out = ctx.Barrier(procs), ctx.SimpleQueue()
+    barrier, out = ctx.Barrier(procs), ctx.Queue()
     ps = [ctx.Process(target=_timed_simulate, args=(games, barrier, out)) for _ in range(procs)]
     for p in ps:
         p.start()
+    times = [out.get(timeout=600) for _ in range(procs)]  # a child that died raises queue.Empty, not a hang
     for p in ps:
         p.join()
-    return max(out.get() for _ in range(procs))
+    return max(times)
 
 
 def model_speedup(r: float, threads: int) -> float:

@@ -9,6 +9,7 @@ does (docs/rules.md §1-3, §8).
 from __future__ import annotations
 
 import pickle
+import subprocess
 import sys
 from typing import Any, Callable
 
@@ -255,3 +256,47 @@ def test_every_reader_of_a_forged_rules_flag_word_gets_invalid_rules_error(entry
             "beats": lambda: Move("4").beats(Move("3"), r), "Move.from_codes": lambda: Move.from_codes(*PAIR.codes, r)}
     with pytest.raises(InvalidRulesError, match="_flags"):
         read[entry]()
+
+
+# -- the merged tree's review ----------------------------------------------------------------
+
+# A Move forged with an __index__ object in one slot that, while it runs,
+# replaces the other slot (or its own), so that the object the fast path saw
+# is freed: it must still get InvalidMoveError, never a crash.  In a child
+# process, so that a crash fails the test instead of ending the run.
+_DROPS_A_SLOT = """
+import sys
+from ddzcore import Hand, Move, count_moves, legal_moves, legal_moves_array
+from ddzcore.errors import InvalidMoveError
+mine, other = sys.argv[1], sys.argv[2]
+class Evil:
+    def __index__(self):
+        object.__setattr__(m, other, 0)
+        object.__setattr__(m, mine, 0)
+        return -1
+for call in (legal_moves, legal_moves_array, count_moves):
+    m = object.__new__(Move)
+    object.__setattr__(m, other, 1)
+    object.__setattr__(m, mine, Evil())
+    try:
+        call(Hand("3456"), m)
+    except InvalidMoveError:
+        print("typed")
+"""
+
+
+@pytest.mark.parametrize("mine,other", [("_info", "_cards"), ("_cards", "_info")])
+def test_a_move_whose_index_frees_its_slots_gets_invalid_move_error(mine: str, other: str) -> None:
+    proc = subprocess.run([sys.executable, "-c", _DROPS_A_SLOT, mine, other], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0 and proc.stdout.split() == ["typed"] * 3, (proc.returncode, proc.stderr[-800:])
+
+
+@pytest.mark.parametrize("threads", [0, -1, 2.5, True])
+def test_count_moves_batch_names_a_bad_row_before_a_bad_thread_count(threads: Any) -> None:
+    hands = np.array([Hand("345").word, 5], np.uint64)  # row 1: no card word
+    for call in (legal_moves_batch, count_moves_batch):
+        with pytest.raises(InvalidCardsError, match=r"hands\[1\]"):
+            call(hands, threads=threads)
+    with pytest.raises(InvalidArgumentError, match="threads"):
+        count_moves_batch(hands[:1], threads=threads)

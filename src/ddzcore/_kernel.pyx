@@ -2941,7 +2941,12 @@ def count_batch(const u64[::1] hands, const u64[::1] last_cards=None,
     if last_cards is not None and (last_cards.shape[0] != hands.shape[0] or last_info.shape[0] != hands.shape[0]):
         _check_batch(hands, last_cards, last_info, flags)  # raises for the lengths
     stamp(&trace_call[TR_CHECKED])
-    cdef int nthreads = _threads_arg(threads)
+    cdef int nthreads
+    try:
+        nthreads = _threads_arg(threads)
+    except InvalidArgumentError:
+        _check_batch(hands, last_cards, last_info, flags)  # a bad row is named first, as generate_batch does
+        raise
     cdef _Batch b = _Batch()
     cdef Job* j = &b.job
     cdef Py_ssize_t n = hands.shape[0]

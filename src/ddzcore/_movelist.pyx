@@ -170,7 +170,10 @@ cdef inline bint _fast_last(last, u64* c, u64* i) except -1:
     if lc == NULL or li == NULL:
         return False
     if not (word(lc, c) and word(li, i)):
-        _last_words(<object>lc, <object>li, c, i, last)
+        # Owned references: a word's __index__ may replace the other slot
+        # (and free the object the borrowed pointer shows).
+        cards_obj, info_obj = <object>lc, <object>li
+        _last_words(cards_obj, info_obj, c, i, last)
     return i[0] != 0
 
 
