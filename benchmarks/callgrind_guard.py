@@ -177,13 +177,21 @@ def interpreter() -> str:
     return exe
 
 
-def part_total(path: str) -> int:
-    """The Ir total of one callgrind profile part."""
+def part_events(path: str) -> "dict[str, int]":
+    """The event totals (Ir; with branch simulation also Bcm, Bim...) of one callgrind profile part."""
+    names: "list[str]" = []
     with open(path) as f:
         for line in f:
-            if line.startswith(("summary:", "totals:")):
-                return int(line.split()[1])
+            if line.startswith("events:"):
+                names = line.split()[1:]
+            elif line.startswith(("summary:", "totals:")):
+                return dict(zip(names, (int(x) for x in line.split()[1:])))
     raise SystemExit(f"{path}: no totals line")
+
+
+def part_total(path: str) -> int:
+    """The Ir total of one callgrind profile part."""
+    return part_events(path)["Ir"]
 
 
 # Instructions whose cost an instruction count hides: integer and floating-point

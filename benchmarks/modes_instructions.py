@@ -28,7 +28,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from callgrind_guard import ENTRY, interpreter  # noqa: E402
+from callgrind_guard import ENTRY, interpreter, part_events  # noqa: E402
 from modes import rows  # noqa: E402
 
 WORKLOAD = r"""
@@ -47,18 +47,6 @@ for name, rules, sizes, deck, wilds in rows():
 for hands, flags, out in calls:
     operator.call(lambda: _kernel.generate_batch(hands, None, None, flags, out))
 """
-
-
-def part_events(path: str) -> "dict[str, int]":
-    """The event totals (Ir; with branch simulation also Bcm, Bim...) of one callgrind profile part."""
-    names: "list[str]" = []
-    with open(path) as f:
-        for line in f:
-            if line.startswith("events:"):
-                names = line.split()[1:]
-            elif line.startswith(("summary:", "totals:")):
-                return dict(zip(names, (int(x) for x in line.split()[1:])))
-    raise SystemExit(f"{path}: no totals line")
 
 
 def main() -> None:
