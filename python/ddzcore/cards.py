@@ -110,12 +110,10 @@ _LO, _HI = 0x0F0F0F0F0F0F0F0F, 0x8080808080808080
 def _check_word(word: object, decks: int, what: object) -> int:
     """``word`` when it is a card word the deck(s) hold (docs/rules.md §1),
     else ``InvalidCardsError`` naming ``what`` (and the rank over its limit)."""
-    if type(word) is not int:  # an int subclass is stored as the int it is (a Hand's fields are exact ints)
-        if not isinstance(word, int) or isinstance(word, bool):
-            raise InvalidCardsError(f"{what!r} is not a card word (a 60-bit rank-count integer)")
-        word = int(word)
-    if word < 0 or word >> 60:
+    if not isinstance(word, int) or isinstance(word, bool) or word < 0 or word >> 60:
         raise InvalidCardsError(f"{what!r} is not a card word (a 60-bit rank-count integer)")
+    if type(word) is not int:  # an int subclass is stored as the int it is (a Hand's fields are exact ints)
+        word = int(word)
     deck = DECK_WORDS.get(decks) if type(decks) is int else None
     if deck is not None and (((deck & _LO) | _HI) - (word & _LO)) & ((((deck >> 4) & _LO) | _HI) - ((word >> 4) & _LO)) \
             & _HI == _HI:

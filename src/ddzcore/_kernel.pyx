@@ -490,7 +490,9 @@ cdef extern from *:
         } while (ranks);
         return q;
     }
-    /* The same over the 64-bit mask `bits` (recs[b] for each bit b, ascending). */
+    /* The same over the 64-bit mask `bits` (recs[b] for each bit b, ascending).
+       Both are kept: ddz_copy_recs64 in place of ddz_copy_recs on rank masks
+       made leads 2.0 % more instructions (callgrind guard, counted). */
     static inline void* ddz_copy_recs64(void* p, const void* recs, uint64_t bits) {
         typedef struct { uint64_t cards, info; } rec;
         rec* q = (rec*)p;
