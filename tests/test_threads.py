@@ -4,12 +4,16 @@ joined in order), and batch outputs handed over without a copy."""
 
 from __future__ import annotations
 
+import multiprocessing as mp
+import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
 
-from ddzcore import MOVE_DTYPE, Rules, _kernel, count_moves_batch, legal_moves_batch, simulate
+from ddzcore import (MOVE_DTYPE, InvalidArgumentError, Rules, _kernel, count_moves_batch, legal_moves_batch, simulate,
+                     thread_spin)
 from ddzcore.search import PlayState
 
 
@@ -165,3 +169,68 @@ def test_big_batches_same_for_any_thread_count() -> None:
                 m, o = legal_moves_batch(hands, lasts_arg, threads=threads)
                 assert np.array_equal(o, offsets) and np.array_equal(m, moves)
             assert np.array_equal(count_moves_batch(hands, lasts_arg, threads=threads), counts)
+
+
+@pytest.mark.parametrize("spin", [0.0, 0.01])
+def test_crew_awake_or_asleep(batch: tuple[np.ndarray, np.ndarray], spin: float) -> None:
+    # The helper threads kept between calls: polling for the next call, or
+    # asleep (spin 0: they sleep at once, and a pause lets them) and woken.
+    hands, lasts = batch
+    moves, offsets = legal_moves_batch(hands[:3000], lasts[:3000])
+    counts = np.diff(offsets)
+    old = thread_spin(spin)
+    try:
+        for i in range(12):
+            if i % 3 == 0:
+                time.sleep(0.003)
+            threads = 2 + i % 3
+            m, o = legal_moves_batch(hands[:3000], lasts[:3000], threads=threads)
+            assert np.array_equal(o, offsets) and np.array_equal(m, moves)
+            assert np.array_equal(count_moves_batch(hands[:3000], lasts[:3000], threads=threads), counts)
+    finally:
+        assert thread_spin(old) == spin
+
+
+def test_crew_shared_by_python_threads(batch: tuple[np.ndarray, np.ndarray]) -> None:
+    # Calls from several Python threads at once: one has the crew, the
+    # others find it busy and run alone; every result is the same.
+    hands, lasts = batch
+    moves, offsets = legal_moves_batch(hands, lasts)
+
+    def call(i: int) -> bool:
+        m, o = legal_moves_batch(hands, lasts, threads=2 + i % 3)
+        c = count_moves_batch(hands, lasts, threads=2 + i % 2)
+        return bool(np.array_equal(o, offsets) and np.array_equal(m, moves) and np.array_equal(c, np.diff(offsets)))
+
+    with ThreadPoolExecutor(4) as pool:
+        assert all(pool.map(call, range(24)))
+
+
+def _child_counts(hands: np.ndarray, out: "mp.Queue[list[int]]") -> None:
+    out.put(count_moves_batch(hands, threads=2).tolist() + legal_moves_batch(hands, threads=3)[1].tolist())
+
+
+@pytest.mark.skipif("fork" not in mp.get_all_start_methods(), reason="no fork on this platform")
+def test_crew_after_fork(batch: tuple[np.ndarray, np.ndarray]) -> None:
+    # A forked child has none of the parent's helper threads: it starts its own.
+    hands = batch[0][:2000]
+    legal_moves_batch(hands, threads=3)  # the parent's crew exists, maybe polling
+    ctx = mp.get_context("fork")
+    out = ctx.Queue()
+    child = ctx.Process(target=_child_counts, args=(hands, out))
+    child.start()
+    got = out.get(timeout=60)  # a child waiting for helpers that are not there: queue.Empty, not a hang
+    child.join(60)
+    offsets = legal_moves_batch(hands)[1]
+    assert child.exitcode == 0 and got == np.diff(offsets).tolist() + offsets.tolist()
+
+
+@pytest.mark.parametrize("bad", [-0.001, 10.5, float("nan"), "0.01", True, None])
+def test_thread_spin_bad(bad: object) -> None:
+    before = thread_spin()
+    if bad is None:
+        assert thread_spin(None) == before  # None only reads it
+        return
+    with pytest.raises(InvalidArgumentError, match="seconds"):
+        thread_spin(bad)  # type: ignore[arg-type]
+    assert thread_spin() == before

@@ -23,6 +23,7 @@ from .errors import (
 from .generate import (
     count_moves,
     count_moves_batch,
+    thread_spin,
     hands_array,
     legal_moves,
     legal_moves_array,
@@ -80,6 +81,7 @@ __all__ = [
     "count_moves",
     "legal_moves_batch",
     "count_moves_batch",
+    "thread_spin",
     "hands_array",
     "moves_array",
     "ActionSpace",

@@ -13,7 +13,7 @@ the ``def`` wrappers at the bottom.
 
 from libc.stdlib cimport malloc, calloc, realloc, free
 from cpython.pythread cimport (PyThread_type_lock, PyThread_allocate_lock, PyThread_free_lock,
-                              PyThread_acquire_lock, PyThread_release_lock, WAIT_LOCK, PyLockStatus,
+                              PyThread_acquire_lock, PyThread_release_lock, WAIT_LOCK, NOWAIT_LOCK, PyLockStatus,
                               PyThread_start_new_thread)
 
 cdef extern from "pythread.h":
@@ -22,7 +22,7 @@ from libc.string cimport memcpy
 from libc.stdint cimport int64_t
 
 from ddzcore.bits cimport *
-from ddzcore.atomic cimport ddz_load, ddz_store, ddz_add
+from ddzcore.atomic cimport ddz_load, ddz_store, ddz_add, ddz_pause
 
 
 cimport numpy as cnp
@@ -2479,8 +2479,9 @@ cdef object adopt_block(object descr, void* data, Py_ssize_t n, Py_ssize_t items
 # a block of its own, copied into place at the end.  Counting (count_batch)
 # has threads claim chunks of CHUNK positions (an atomic counter), each
 # checked (check_rows) just before it is counted (count_work).  The
-# helper threads are started through CPython's thread API (no Python
-# thread objects, no OpenMP runtime) and joined on a lock each.
+# threads are the caller's and the crew's (below): helper threads started
+# through CPython's thread API (no Python thread objects, no OpenMP
+# runtime) and kept between calls.
 
 cdef extern from *:
     """
@@ -2749,18 +2750,150 @@ cdef void work(Job* j, int t) noexcept nogil:
         part_work(j, t)
 
 
-cdef struct Helper:
-    Job* job
+# ---------------------------------------------------------------- the crew
+#
+# Helper threads are kept between batch calls (the crew): a call posts its
+# job, the helpers it needs take their share, and after a job each helper
+# polls for the next one for crew_spin seconds before it sleeps on its lock.
+# Waking a sleeping thread costs far more here than starting the work: on
+# these virtual machines a vCPU left idle takes 0.7-4 ms to run again
+# (benchmarks/threads_timeline.py), as long as a whole count call.  So calls
+# in a loop (a learner stepping its batches, a benchmark's rounds) find
+# their helpers awake.  One call uses the crew at a time; a call that finds
+# it busy (another Python thread's batch, GIL released) runs on its own
+# thread.  A forked child starts a crew of its own (_crew_forget).
+
+cdef enum:
+    AWAKE = 0
+    ASLEEP = 1
+    LINE = 64               # bytes of a cache line
+
+cdef struct Mate:
+    char before[LINE]
+    long long state         # AWAKE, or ASLEEP (about to sleep) on wake (atomic)
+    PyThread_type_lock wake # held: the mate sleeps on it until the poster releases it
     int t                   # its thread number (1..)
-    PyThread_type_lock done # held until the helper has done its share
+    long long seen          # the post before its first (set when it is started)
+    char after[LINE]
+
+cdef struct Crew:
+    char pad0[LINE]
+    long long post          # (job number << 8) | threads of the job (atomic; written by the poster)
+    Job* job
+    char pad1[LINE]
+    long long pending       # mates still at the posted job (atomic)
+    char pad2[LINE]
+
+cdef Crew crew
+cdef Mate mates[64]
+cdef int crew_size = 1                      # threads the crew has, the poster's included
+cdef PyThread_type_lock crew_lock = NULL    # held by the call that uses the crew
+cdef double crew_spin = 0.01                # seconds a mate polls after a job before it sleeps
 
 
-cdef void helper_main(void* arg) noexcept nogil:
-    """A helper thread's life (started natively: no Python thread object and
-    no wait for it to start): its share, then `done` released."""
-    cdef Helper* h = <Helper*>arg
-    work(h.job, h.t)
-    PyThread_release_lock(h.done)
+cdef void mate_main(void* arg) noexcept nogil:
+    """A mate's life (a native thread: no Python thread object): wait for a
+    post (polling crew_spin seconds, then asleep), do its share if the job
+    has a part for it, and again."""
+    cdef Mate* m = <Mate*>arg
+    cdef long long seen = m.seen
+    cdef double until
+    cdef unsigned polls
+    while True:
+        until, polls = ddz_now() + crew_spin, 0
+        while ddz_load(&crew.post) == seen:
+            ddz_pause()
+            polls += 1
+            if polls % 256 == 0 and ddz_now() > until:
+                ddz_store(&m.state, ASLEEP)
+                while ddz_load(&crew.post) == seen:
+                    PyThread_acquire_lock(m.wake, WAIT_LOCK)  # may wake early: the loop looks again
+                ddz_store(&m.state, AWAKE)
+        seen = ddz_load(&crew.post)
+        if m.t < (seen & 0xFF):
+            work(crew.job, m.t)
+            ddz_add(&crew.pending, -1)
+
+
+cdef int crew_take(int threads) noexcept:
+    """Take the crew for a call of `threads` threads (GIL held): start the
+    mates it lacks; returns the threads the call gets (1: the crew is busy
+    or no thread could start)."""
+    global crew_lock, crew_size
+    cdef int t
+    if crew_lock == NULL:
+        crew_lock = PyThread_allocate_lock()
+        if crew_lock == NULL:
+            return 1
+    if not PyThread_acquire_lock(crew_lock, NOWAIT_LOCK):
+        return 1
+    while crew_size < threads:
+        t = crew_size
+        mates[t].t, mates[t].state, mates[t].seen = t, AWAKE, crew.post
+        mates[t].wake = PyThread_allocate_lock()
+        if mates[t].wake == NULL:
+            break
+        PyThread_acquire_lock(mates[t].wake, WAIT_LOCK)
+        if PyThread_start_new_thread(mate_main, &mates[t]) == <unsigned long>-1:  # PYTHREAD_INVALID_THREAD_ID
+            PyThread_free_lock(mates[t].wake)
+            break
+        crew_size += 1
+    if crew_size < 2:
+        PyThread_release_lock(crew_lock)
+    return min(threads, crew_size)
+
+
+cdef void crew_run(Job* j, int threads, int crew_threads, PyThread_type_lock nap) noexcept nogil:
+    """Run j's `threads` shares: 1..crew_threads-1 posted to the mates
+    (crew_take gave them), 0 and the rest here in order; wait for the
+    mates, and free the crew again."""
+    cdef int t
+    cdef unsigned polls = 0
+    cdef double until
+    if crew_threads > 1:
+        crew.job = j
+        ddz_store(&crew.pending, crew_threads - 1)
+        ddz_store(&crew.post, (((ddz_load(&crew.post) >> 8) + 1) << 8) | crew_threads)
+        for t in range(1, crew_threads):
+            if ddz_load(&mates[t].state) == ASLEEP:
+                PyThread_release_lock(mates[t].wake)
+    stamp(&trace_call[TR_STARTED])
+    work(j, 0)
+    for t in range(crew_threads, threads):  # shares no mate took, in order (see part_start)
+        work(j, t)
+    if crew_threads <= 1:
+        return
+    until = ddz_now() + crew_spin
+    while ddz_load(&crew.pending):
+        ddz_pause()
+        polls += 1
+        if polls % 256 == 0 and ddz_now() > until:
+            PyThread_acquire_lock_timed(nap, NAP, 0)
+    stamp(&trace_call[TR_JOINED])
+    PyThread_release_lock(crew_lock)
+
+
+def _crew_forget():
+    """In a forked child: the parent's mates are not there, start anew
+    (their locks are left behind: one may be held by a thread that is gone)."""
+    global crew_lock, crew_size
+    crew_lock, crew_size = NULL, 1
+    crew.post, crew.pending = 0, 0
+
+
+import os
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_crew_forget)
+
+
+def _crew_spin(double seconds=-1):
+    """The seconds a mate polls for the next job before it sleeps; set it
+    with seconds >= 0.  Returns the previous value."""
+    global crew_spin
+    old = crew_spin
+    if seconds >= 0:
+        crew_spin = seconds
+    return old
 
 
 cdef class _Batch:
@@ -2768,7 +2901,6 @@ cdef class _Batch:
     cdef Job job
     cdef int nparts
     cdef object out, offsets
-    cdef Helper helpers[64]
 
     def __dealloc__(self):
         cdef Py_ssize_t t
@@ -2782,17 +2914,12 @@ cdef class _Batch:
         if self.job.nap != NULL:
             PyThread_release_lock(self.job.nap)
             PyThread_free_lock(self.job.nap)
-        for t in range(64):
-            if self.helpers[t].done != NULL:
-                PyThread_release_lock(self.helpers[t].done)
-                PyThread_free_lock(self.helpers[t].done)
 
     cdef Py_ssize_t run(self, int threads) except -1:
         """Generate (or count) every position, over `threads` threads when > 1."""
         cdef Job* j = &self.job
-        cdef int t
+        cdef int t, granted
         cdef Py_ssize_t i
-        cdef bint started[64]
         cdef double size, begin, meet, total, cost = count_cost(j.last_cards, j.flags)
         cdef double sizes[64]
         j.nchunks = (j.n + CHUNK - 1) // CHUNK
@@ -2841,24 +2968,9 @@ cdef class _Batch:
                 size += sizes[t]
                 j.parts[t].hi = j.n if t == threads - 1 else <Py_ssize_t>(j.n * size / total)
                 j.parts[t].done = -1
-        for t in range(1, threads):
-            self.helpers[t].job, self.helpers[t].t = j, t
-            self.helpers[t].done = PyThread_allocate_lock()
-            if self.helpers[t].done == NULL:
-                raise MemoryError()
-            PyThread_acquire_lock(self.helpers[t].done, WAIT_LOCK)
-        for t in range(1, threads):
-            started[t] = PyThread_start_new_thread(helper_main, &self.helpers[t]) != <unsigned long>-1  # PYTHREAD_INVALID_THREAD_ID
-        stamp(&trace_call[TR_STARTED])
+        granted = crew_take(threads)
         with nogil:
-            work(j, 0)
-            for t in range(1, threads):  # a helper that could not start: its share here, in order
-                if not started[t]:
-                    work(j, t)
-            for t in range(1, threads):
-                if started[t]:
-                    PyThread_acquire_lock(self.helpers[t].done, WAIT_LOCK)
-            stamp(&trace_call[TR_JOINED])
+            crew_run(j, threads, granted, j.nap)
         if j.counting:
             return 0
         with nogil:
