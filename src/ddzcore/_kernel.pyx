@@ -984,24 +984,62 @@ cdef inline void lz_pool(Gen* g, LzPool* p) noexcept nogil:
     p.twice = lanes(g.twice)
 
 
-cdef inline MoveRec* lz_two(MoveRec* p, u64 w, u64 info, u64 ranks, u64 twice, int kind,
-                            bint joker_pair) noexcept nogil:
-    """Write w plus two kickers of `kind` (1: singles, 2: pairs) from `ranks`
-    (a lanes() word) at p, in singles2's and pairs12's order: by the lower
-    kicker rank, two of it first (singles of a rank in `twice`), then the
-    higher ranks ascending (never both jokers unless joker_pair); the next
-    slot.  Each run of higher ranks goes through lz_kick_each."""
-    cdef u64 low
-    while ranks:
-        low = ranks & (0 - ranks)
-        ranks ^= low
-        if low & twice:
-            p.cards = w + 2 * low
-            p.info = info
-            p += 1
-        p = lz_kick_each(p, w + <u64>kind * low, info,
-                          ranks & ~unit(R_BIG) if low == unit(R_SMALL) and not joker_pair else ranks, kind)
-    return p
+cdef extern from *:
+    """
+    /* ddz_lz_two(p, w, info, ranks, twice, kind, joker_pair): w plus two
+       kickers of `kind` (1: singles, 2: pairs; a multiplier) from `ranks` (a
+       lanes() word of at most 14 ranks) at p, in singles2's and pairs12's
+       order: by the lower kicker rank, two of it first (singles of a rank
+       in `twice`, which holds no joker unless joker_pair; pairs pass 0),
+       then each higher rank ascending (never both jokers unless
+       joker_pair); the next slot.  The kicker loops of laizi's
+       four-with-two and two-unit planes, made of writes more than of
+       branches: a branch a kicker rank (two of it or not) and a loop exit
+       a kicker rank (its run of higher ranks, one shorter each time) went
+       either way, a misprediction each, about 0.1 a move of a laizi lead
+       (callgrind's branch simulation).  So the two-of-a-rank record is
+       always written and kept by moving p on, and each lower rank writes
+       a fixed number of records for its m higher ranks (ddz_lz_row: 13
+       while m >= 9, then 8, then 4; loops of 4 rows each but the first)
+       of which p keeps m: up to 5 records past the returned slot are
+       scratch (ROOM covers them: at most 14 * 13 / 2 + 14 + 5). */
+    static inline uint64_t* ddz_lz_row(uint64_t* q, uint64_t w, uint64_t info, const uint64_t* k,
+                                       uint64_t twice, int width, int m) {
+        uint64_t wi = w + k[0];
+        int t;
+        q[0] = wi + k[0];
+        q[1] = info;
+        q += ((k[0] & twice) != 0) << 1;
+        for (t = 0; t < width; t++) {
+            q[2 * t] = wi + k[1 + t];
+            q[2 * t + 1] = info;
+        }
+        return q + 2 * m;
+    }
+    static inline void* ddz_lz_two(void* p, uint64_t w, uint64_t info, uint64_t ranks, uint64_t twice,
+                                   uint64_t kind, int joker_pair) {
+        uint64_t k[15 + 4];     /* kind * one card of each rank, ascending; then zeros */
+        uint64_t* q = (uint64_t*)p;
+        int n = 0, i = 0, r;
+        for (r = 0; r < 15; r++) {
+            k[n] = kind << (4 * r);
+            n += (int)((ranks >> (4 * r)) & 1);
+        }
+        k[n] = k[n + 1] = k[n + 2] = k[n + 3] = 0;
+        for (; i < n - 9; i++)
+            q = ddz_lz_row(q, w, info, k + i, twice, 13, n - 1 - i);
+        for (; i < n - 5; i++)
+            q = ddz_lz_row(q, w, info, k + i, twice, 8, n - 1 - i);
+        for (; i < n - 1; i++)
+            q = ddz_lz_row(q, w, info, k + i, twice, 4, n - 1 - i);
+        if (i < n)
+            q = ddz_lz_row(q, w, info, k + i, twice, 0, 0);
+        /* both jokers: their pair is the last move (the big joker's row keeps none) */
+        return q - 2 * (!joker_pair && ((ranks >> (4 * 13)) & (ranks >> (4 * 14)) & 1));
+    }
+    """
+    MoveRec* lz_two "ddz_lz_two" (MoveRec* p, u64 w, u64 info, u64 ranks, u64 twice, u64 kind,
+                                  bint joker_pair) noexcept nogil
 
 
 cdef inline void lz_kick(Gen* g, LzPool* p, u64 w, u64 info, int kind, int need, int lo, int hi,
@@ -1010,6 +1048,7 @@ cdef inline void lz_kick(Gen* g, LzPool* p, u64 w, u64 info, int kind, int need,
     pool (set_pool's pool): one or two single or pair kickers straight from
     the naturals' lanes plus the wild lane, without rebuilding the pool."""
     cdef u64 wild = unit(g.wild), others, ranks, twice
+    cdef MoveRec* end
     if lo <= g.wild <= hi:
         left = 0
     if kind == 1 and need <= 2:
@@ -1018,7 +1057,8 @@ cdef inline void lz_kick(Gen* g, LzPool* p, u64 w, u64 info, int kind, int need,
         if need == 2:
             twice = p.twice | (wild if left >= 2 and (g.flags & F_KICKER_REPEAT) else 0)
             if room(g):
-                g.n = lz_two(g.out + g.n, w, info, ranks, twice, 1, g.flags & F_JOKERS_BOTH) - g.out
+                end = lz_two(g.out + g.n, w, info, ranks, twice, 1, g.flags & F_JOKERS_BOTH)
+                g.n = end - g.out
                 return
             g.lanes_twice = twice
             g.lanes_ok = False      # lanes_twice is ours until the next set_pool
@@ -1027,7 +1067,8 @@ cdef inline void lz_kick(Gen* g, LzPool* p, u64 w, u64 info, int kind, int need,
         others = ~run_word(lo, hi - lo + 1, 0xF)
         ranks = (p.twos | (wild if left >= 2 else 0)) & others
         if need == 2 and room(g):
-            g.n = lz_two(g.out + g.n, w, info, ranks, 0, 2, True) - g.out
+            end = lz_two(g.out + g.n, w, info, ranks, 0, 2, True)
+            g.n = end - g.out
             return
         pair12(g, w, info, need, ranks)
     else:
