@@ -1235,12 +1235,13 @@ cdef inline u64 lz_phys(LzChain* ch, int a, int b, int need) noexcept nogil:
 
 cdef inline int lz_short(LzChain* ch, int r) noexcept nogil:
     """Unit r's stand-ins in its base (its deficit; 0 for the wild rank's)."""
-    return (ch.k - <int>((ch.kept >> (4 * r)) & 0xF)) & (0 - <int>((ch.stand >> r) & 1))
+    return ch.k - <int>((ch.kept >> (4 * r)) & 0xF) if (ch.stand >> r) & 1 else 0
 
 
 cdef inline void lz_stand(LzChain* ch, int r) noexcept nogil:
     """Append unit r's stand-in nibbles to the window's (units ch.s..r-1 are in)."""
-    cdef int n = lz_short(ch, r)     # 0 for a unit without stand-ins: no branch (either way, rank by rank)
+    # lz_short without a branch (which went either way, rank by rank): 0 for a unit without stand-ins
+    cdef int n = (ch.k - <int>((ch.kept >> (4 * r)) & 0xF)) & (0 - <int>((ch.stand >> r) & 1))
     ch.standins |= subs(r, n) << (4 * ch.nst)
     ch.nst += n
 
