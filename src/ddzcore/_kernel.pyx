@@ -1025,17 +1025,29 @@ cdef extern from *:
        while m >= 9, then 8, then 4; loops of 4 rows each but the first)
        of which p keeps m: up to 5 records past the returned slot are
        scratch (ROOM covers them: at most 14 * 13 / 2 + 14 + 5). */
+    #if defined(__SSE2__) || defined(_M_X64)
+    #include <emmintrin.h>
+    #endif
     static inline uint64_t* ddz_lz_row(uint64_t* q, uint64_t w, uint64_t info, const uint64_t* k,
                                        uint64_t twice, int width, int m) {
         uint64_t wi = w + k[0];
         int t;
+    #if defined(__SSE2__) || defined(_M_X64)
+        /* one 16-byte store a record: (wi, info) + (k[1 + t], 0) */
+        __m128i base = _mm_set_epi64x((long long)info, (long long)wi);
+    #endif
         DDZ_PREFETCH_OUT(q, 2);
         q[0] = wi + k[0];
         q[1] = info;
         q += ((k[0] & twice) != 0) << 1;
         for (t = 0; t < width; t++) {
+    #if defined(__SSE2__) || defined(_M_X64)
+            _mm_storeu_si128((__m128i*)(q + 2 * t),
+                             _mm_add_epi64(base, _mm_loadl_epi64((const __m128i*)(k + 1 + t))));
+    #else
             q[2 * t] = wi + k[1 + t];
             q[2 * t + 1] = info;
+    #endif
         }
         return q + 2 * m;
     }
