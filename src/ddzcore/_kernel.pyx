@@ -788,17 +788,38 @@ cdef enum:
 
 cdef extern from *:
     """
-    /* DDZ_KICK_EACH(name) defines name(p, w, info, ranks, kind): write
+    /* DDZ_PREFETCH_OUT(q, lines): ask for `lines` cache lines of the output
+       DDZ_PF_DIST bytes past q, for writing.  A laizi lead writes 4.5-52 KB
+       a position (one deck's 1 KB), most of it from the kicker writers,
+       which ask for their lines ahead: timed (benchmarks/modes.py, 5
+       interleaved runs under the timing lock), 1 wild card 2.11 ns a move
+       with it against about 2.2 without.  A prefetch never faults, so past
+       the buffer's end it is harmless. */
+    #if defined(__GNUC__)
+    #define DDZ_PREFETCH_OUT(q, lines) do { int l_; for (l_ = 0; l_ < (lines); l_++) \\
+        __builtin_prefetch((const char*)(q) + DDZ_PF_DIST + 64 * l_, 1, 3); } while (0)
+    #else
+    #define DDZ_PREFETCH_OUT(q, lines) ((void)0)
+    #endif
+    #define DDZ_PF_DIST 1024
+    """
+
+
+cdef extern from *:
+    """
+    /* DDZ_KICK_EACH(name, ahead) defines name(p, w, info, ranks, kind): write
        w + kind * (one card of each rank of the lanes() word `ranks`), ranks
        ascending, each with reading info, at p (MoveRec records); the next
        slot.  A do-while, as ddz_copy_recs: 10 instructions a move (gcc -O3,
        x86-64) against 12 of the while form.  One body, two functions: the
        standard core's ddz_kick_each and the laizi generator's
        ddz_lz_kick_each (one function shared by both changed how gcc
-       compiles the one-deck lead: about 1 % more instructions there, counted). */
-    #define DDZ_KICK_EACH(name) \\
+       compiles the one-deck lead: about 1 % more instructions there,
+       counted); `ahead`: the laizi one's prefetch of the output. */
+    #define DDZ_KICK_EACH(name, ahead) \\
     static inline void* name(void* p, uint64_t w, uint64_t info, uint64_t ranks, uint64_t kind) { \\
         uint64_t* q = (uint64_t*)p; \\
+        ahead; \\
         if (ranks) do { \\
             q[0] = w + kind * (ranks & (0 - ranks)); \\
             q[1] = info; \\
@@ -807,8 +828,8 @@ cdef extern from *:
         } while (ranks); \\
         return q; \\
     }
-    DDZ_KICK_EACH(ddz_kick_each)
-    DDZ_KICK_EACH(ddz_lz_kick_each)
+    DDZ_KICK_EACH(ddz_kick_each, (void)0)
+    DDZ_KICK_EACH(ddz_lz_kick_each, DDZ_PREFETCH_OUT(q, 4))
     """
     MoveRec* ddz_kick_each(MoveRec* p, u64 w, u64 info, u64 ranks, u64 kind) noexcept nogil
     MoveRec* lz_kick_each "ddz_lz_kick_each" (MoveRec* p, u64 w, u64 info, u64 ranks, u64 kind) noexcept nogil
@@ -970,7 +991,8 @@ cdef void lz_sets(Gen* g, int combo, int k, int lo) noexcept nogil:
         b = ddz_ctz64(bits)
         bits &= bits - 1
         j = b & 3
-        p = put(g, p, recs[b].cards + <u64>j * w, recs[b].info | (wb if j else 0), fast)
+        # the wild rank field without a branch (j wild cards or none, rank after rank)
+        p = put(g, p, recs[b].cards + <u64>j * w, recs[b].info | (wb & (0 - <u64>(j != 0))), fast)
     done(g, p, fast)
 
 
@@ -984,24 +1006,75 @@ cdef inline void lz_pool(Gen* g, LzPool* p) noexcept nogil:
     p.twice = lanes(g.twice)
 
 
-cdef inline MoveRec* lz_two(MoveRec* p, u64 w, u64 info, u64 ranks, u64 twice, int kind,
-                            bint joker_pair) noexcept nogil:
-    """Write w plus two kickers of `kind` (1: singles, 2: pairs) from `ranks`
-    (a lanes() word) at p, in singles2's and pairs12's order: by the lower
-    kicker rank, two of it first (singles of a rank in `twice`), then the
-    higher ranks ascending (never both jokers unless joker_pair); the next
-    slot.  Each run of higher ranks goes through lz_kick_each."""
-    cdef u64 low
-    while ranks:
-        low = ranks & (0 - ranks)
-        ranks ^= low
-        if low & twice:
-            p.cards = w + 2 * low
-            p.info = info
-            p += 1
-        p = lz_kick_each(p, w + <u64>kind * low, info,
-                          ranks & ~unit(R_BIG) if low == unit(R_SMALL) and not joker_pair else ranks, kind)
-    return p
+cdef extern from *:
+    """
+    /* ddz_lz_two(p, w, info, ranks, twice, kind, joker_pair): w plus two
+       kickers of `kind` (1: singles, 2: pairs; a multiplier) from `ranks` (a
+       lanes() word of at most 14 ranks) at p, in singles2's and pairs12's
+       order: by the lower kicker rank, two of it first (singles of a rank
+       in `twice`, which holds no joker unless joker_pair; pairs pass 0),
+       then each higher rank ascending (never both jokers unless
+       joker_pair); the next slot.  The kicker loops of laizi's
+       four-with-two and two-unit planes, made of writes more than of
+       branches: a branch a kicker rank (two of it or not) and a loop exit
+       a kicker rank (its run of higher ranks, one shorter each time) went
+       either way, a misprediction each, about 0.1 a move of a laizi lead
+       (callgrind's branch simulation).  So the two-of-a-rank record is
+       always written and kept by moving p on, and each lower rank writes
+       a fixed number of records for its m higher ranks (ddz_lz_row: 13
+       while m >= 9, then 8, then 4; loops of 4 rows each but the first)
+       of which p keeps m: up to 5 records past the returned slot are
+       scratch (ROOM covers them: at most 14 * 13 / 2 + 14 + 5). */
+    #if defined(__SSE2__) || defined(_M_X64)
+    #include <emmintrin.h>
+    #endif
+    static inline uint64_t* ddz_lz_row(uint64_t* q, uint64_t w, uint64_t info, const uint64_t* k,
+                                       uint64_t twice, int width, int m) {
+        uint64_t wi = w + k[0];
+        int t;
+    #if defined(__SSE2__) || defined(_M_X64)
+        /* one 16-byte store a record: (wi, info) + (k[1 + t], 0) */
+        __m128i base = _mm_set_epi64x((long long)info, (long long)wi);
+    #endif
+        DDZ_PREFETCH_OUT(q, 2);
+        q[0] = wi + k[0];
+        q[1] = info;
+        q += ((k[0] & twice) != 0) << 1;
+        for (t = 0; t < width; t++) {
+    #if defined(__SSE2__) || defined(_M_X64)
+            _mm_storeu_si128((__m128i*)(q + 2 * t),
+                             _mm_add_epi64(base, _mm_loadl_epi64((const __m128i*)(k + 1 + t))));
+    #else
+            q[2 * t] = wi + k[1 + t];
+            q[2 * t + 1] = info;
+    #endif
+        }
+        return q + 2 * m;
+    }
+    static inline void* ddz_lz_two(void* p, uint64_t w, uint64_t info, uint64_t ranks, uint64_t twice,
+                                   uint64_t kind, int joker_pair) {
+        uint64_t k[15 + 4];     /* kind * one card of each rank, ascending; then zeros */
+        uint64_t* q = (uint64_t*)p;
+        int n = 0, i = 0, r;
+        for (r = 0; r < 15; r++) {
+            k[n] = kind << (4 * r);
+            n += (int)((ranks >> (4 * r)) & 1);
+        }
+        k[n] = k[n + 1] = k[n + 2] = k[n + 3] = 0;
+        for (; i < n - 9; i++)
+            q = ddz_lz_row(q, w, info, k + i, twice, 13, n - 1 - i);
+        for (; i < n - 5; i++)
+            q = ddz_lz_row(q, w, info, k + i, twice, 8, n - 1 - i);
+        for (; i < n - 1; i++)
+            q = ddz_lz_row(q, w, info, k + i, twice, 4, n - 1 - i);
+        if (i < n)
+            q = ddz_lz_row(q, w, info, k + i, twice, 0, 0);
+        /* both jokers: their pair is the last move (the big joker's row keeps none) */
+        return q - 2 * (!joker_pair && ((ranks >> (4 * 13)) & (ranks >> (4 * 14)) & 1));
+    }
+    """
+    MoveRec* lz_two "ddz_lz_two" (MoveRec* p, u64 w, u64 info, u64 ranks, u64 twice, u64 kind,
+                                  bint joker_pair) noexcept nogil
 
 
 cdef inline void lz_kick(Gen* g, LzPool* p, u64 w, u64 info, int kind, int need, int lo, int hi,
@@ -1010,15 +1083,16 @@ cdef inline void lz_kick(Gen* g, LzPool* p, u64 w, u64 info, int kind, int need,
     pool (set_pool's pool): one or two single or pair kickers straight from
     the naturals' lanes plus the wild lane, without rebuilding the pool."""
     cdef u64 wild = unit(g.wild), others, ranks, twice
-    if lo <= g.wild <= hi:
-        left = 0
+    cdef MoveRec* end
+    left &= 0 - <int>(((g.wild - lo) | (hi - g.wild)) < 0)   # none free if a main rank is wild's
     if kind == 1 and need <= 2:
         others = ~run_word(lo, hi - lo + 1, 0xF)
         ranks = (p.ones | (wild if left >= 1 else 0)) & others
         if need == 2:
             twice = p.twice | (wild if left >= 2 and (g.flags & F_KICKER_REPEAT) else 0)
             if room(g):
-                g.n = lz_two(g.out + g.n, w, info, ranks, twice, 1, g.flags & F_JOKERS_BOTH) - g.out
+                end = lz_two(g.out + g.n, w, info, ranks, twice, 1, g.flags & F_JOKERS_BOTH)
+                g.n = end - g.out
                 return
             g.lanes_twice = twice
             g.lanes_ok = False      # lanes_twice is ours until the next set_pool
@@ -1027,7 +1101,8 @@ cdef inline void lz_kick(Gen* g, LzPool* p, u64 w, u64 info, int kind, int need,
         others = ~run_word(lo, hi - lo + 1, 0xF)
         ranks = (p.twos | (wild if left >= 2 else 0)) & others
         if need == 2 and room(g):
-            g.n = lz_two(g.out + g.n, w, info, ranks, 0, 2, True) - g.out
+            end = lz_two(g.out + g.n, w, info, ranks, 0, 2, True)
+            g.n = end - g.out
             return
         pair12(g, w, info, need, ranks)
     else:
@@ -1177,11 +1252,10 @@ cdef inline int lz_short(LzChain* ch, int r) noexcept nogil:
 
 cdef inline void lz_stand(LzChain* ch, int r) noexcept nogil:
     """Append unit r's stand-in nibbles to the window's (units ch.s..r-1 are in)."""
-    cdef int n
-    if (ch.stand >> r) & 1:
-        n = lz_short(ch, r)
-        ch.standins |= subs(r, n) << (4 * ch.nst)
-        ch.nst += n
+    # lz_short without a branch (which went either way, rank by rank): 0 for a unit without stand-ins
+    cdef int n = (ch.k - <int>((ch.kept >> (4 * r)) & 0xF)) & (0 - <int>((ch.stand >> r) & 1))
+    ch.standins |= subs(r, n) << (4 * ch.nst)
+    ch.nst += n
 
 
 cdef inline void lz_leaf(Gen* g, LzChain* ch, u64 phys, int nsub, u64 standins, int used) noexcept nogil:
