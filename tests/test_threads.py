@@ -225,7 +225,7 @@ def test_crew_after_fork(batch: tuple[np.ndarray, np.ndarray]) -> None:
     assert child.exitcode == 0 and got == np.diff(offsets).tolist() + offsets.tolist()
 
 
-@pytest.mark.parametrize("bad", [-0.001, 10.5, float("nan"), "0.01", True, None])
+@pytest.mark.parametrize("bad", [-0.001, 10.5, float("nan"), "0.01", True, 1j, None])
 def test_thread_spin_bad(bad: object) -> None:
     before = thread_spin()
     if bad is None:
@@ -234,3 +234,37 @@ def test_thread_spin_bad(bad: object) -> None:
     with pytest.raises(InvalidArgumentError, match="seconds"):
         thread_spin(bad)  # type: ignore[arg-type]
     assert thread_spin() == before
+
+
+def test_thread_spin_takes_numpy_numbers() -> None:
+    before = thread_spin(np.float32(0.5))
+    try:
+        assert thread_spin(np.int64(0)) == 0.5 and thread_spin() == 0.0
+    finally:
+        thread_spin(before)
+
+
+def test_wide_call_leaves_no_crowd_polling(batch: tuple[np.ndarray, np.ndarray]) -> None:
+    # After a call with more threads than CPUs, the mates past the CPUs'
+    # count sleep at once, and mates with no share in later calls stop
+    # polling when their time is up: a process that then idles uses
+    # (almost) no CPU time.
+    hands, lasts = batch
+    old = thread_spin(0.01)
+    try:
+        count_moves_batch(hands[:4000], lasts[:4000], threads=16)
+        for _ in range(20):  # narrow calls less than a spin apart
+            count_moves_batch(hands[:4000], lasts[:4000], threads=2)
+        time.sleep(0.05)  # every mate's 0.01 s is up
+        c0, w0 = time.process_time(), time.perf_counter()
+        time.sleep(0.2)
+        assert time.process_time() - c0 < 0.05 * (time.perf_counter() - w0)
+        thread_spin(5.0)
+        count_moves_batch(hands[:4000], lasts[:4000], threads=2)  # a mate polls for up to 5 s ...
+        thread_spin(0.0)  # ... and stops now
+        time.sleep(0.05)
+        c0, w0 = time.process_time(), time.perf_counter()
+        time.sleep(0.2)
+        assert time.process_time() - c0 < 0.05 * (time.perf_counter() - w0)
+    finally:
+        thread_spin(old)

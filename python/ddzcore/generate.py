@@ -10,6 +10,7 @@ Three levels of the same enumeration, all in the kernel's order:
 
 from __future__ import annotations
 
+import numbers
 from typing import Any, Iterable, Sequence, Union
 
 import numpy as np
@@ -244,13 +245,16 @@ def thread_spin(seconds: float | None = None) -> float:
     Default 0.01.  A sleeping thread is slow to wake on some machines
     (about 1 ms on these virtual machines, as long as a whole
     ``count_moves_batch`` of 100,000 positions), so calls in a loop run
-    faster when the helpers are still polling; polling keeps a core busy,
-    so 0 frees it at once (for other threaded work between calls).
-    Raises ``InvalidArgumentError`` for anything but a number in 0..10.
+    faster when the helpers are still polling.  Polling keeps a core busy
+    (yielding it every few microseconds to any thread that wants it; at
+    most one polling helper a CPU); 0 makes the helpers sleep at once,
+    those polling now included.  The helpers live as long as the process
+    (on Python 3.12+ a later ``os.fork()`` warns that the process is
+    multi-threaded; the forked child starts helpers of its own).
+    Raises ``InvalidArgumentError`` for anything but a real number in 0..10.
     """
     if seconds is not None:
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds <= 10:
+        if isinstance(seconds, bool) or not isinstance(seconds, numbers.Real) or not 0 <= seconds <= 10:
             raise InvalidArgumentError(f"seconds must be a number in 0..10, not {seconds!r}")
         return float(_kernel._crew_spin(float(seconds)))
     return float(_kernel._crew_spin())
-

@@ -22,7 +22,7 @@ from libc.string cimport memcpy
 from libc.stdint cimport int64_t
 
 from ddzcore.bits cimport *
-from ddzcore.atomic cimport ddz_load, ddz_store, ddz_add, ddz_pause
+from ddzcore.atomic cimport ddz_load, ddz_store, ddz_add, ddz_pause, ddz_yield
 
 
 cimport numpy as cnp
@@ -2833,7 +2833,10 @@ cdef void work(Job* j, int t) noexcept nogil:
 # these virtual machines a vCPU left idle takes 0.7-4 ms to run again
 # (benchmarks/threads_timeline.py), as long as a whole count call.  So calls
 # in a loop (a learner stepping its batches, a benchmark's rounds) find
-# their helpers awake.  One call uses the crew at a time; a call that finds
+# their helpers awake.  Polling yields the core every few microseconds,
+# and only one mate a CPU (past the caller's) polls: the others sleep at
+# once, so more threads than cores do not fight over them.  Mates live as
+# long as the process.  One call uses the crew at a time; a call that finds
 # it busy (another Python thread's batch, GIL released) runs on its own
 # thread.  A forked child starts a crew of its own (_crew_forget).
 
@@ -2863,30 +2866,34 @@ cdef Mate mates[64]
 cdef int crew_size = 1                      # threads the crew has, the poster's included
 cdef PyThread_type_lock crew_lock = NULL    # held by the call that uses the crew
 cdef double crew_spin = 0.01                # seconds a mate polls after a job before it sleeps
+cdef int crew_pollers = 2                   # mates 1..crew_pollers-1 poll: one a CPU, the caller's included
 
 
 cdef void mate_main(void* arg) noexcept nogil:
     """A mate's life (a native thread: no Python thread object): wait for a
-    post (polling crew_spin seconds, then asleep), do its share if the job
-    has a part for it, and again."""
+    post (polling up to crew_spin seconds after its last share, yielding
+    the core now and then; mates past the CPUs' count do not poll), then
+    asleep; do its share if the job has one for it, and again."""
     cdef Mate* m = <Mate*>arg
     cdef long long seen = m.seen
-    cdef double until
-    cdef unsigned polls
+    cdef double idle_from = ddz_now()
+    cdef unsigned polls = 0
     while True:
-        until, polls = ddz_now() + crew_spin, 0
         while ddz_load(&crew.post) == seen:
             ddz_pause()
             polls += 1
-            if polls % 256 == 0 and ddz_now() > until:
-                ddz_store(&m.state, ASLEEP)
-                while ddz_load(&crew.post) == seen:
-                    PyThread_acquire_lock(m.wake, WAIT_LOCK)  # may wake early: the loop looks again
-                ddz_store(&m.state, AWAKE)
+            if polls % 256 == 0 or m.t >= crew_pollers:
+                ddz_yield()  # a core wanted by other threads gets it
+                if m.t >= crew_pollers or ddz_now() - idle_from > crew_spin:  # (crew_spin read anew)
+                    ddz_store(&m.state, ASLEEP)
+                    while ddz_load(&crew.post) == seen:
+                        PyThread_acquire_lock(m.wake, WAIT_LOCK)  # may wake early: the loop looks again
+                    ddz_store(&m.state, AWAKE)
         seen = ddz_load(&crew.post)
         if m.t < (seen & 0xFF):
             work(crew.job, m.t)
             ddz_add(&crew.pending, -1)
+            idle_from = ddz_now()  # (a job it had no share in does not keep it polling)
 
 
 cdef int crew_take(int threads) noexcept:
@@ -2941,8 +2948,10 @@ cdef void crew_run(Job* j, int threads, int crew_threads, PyThread_type_lock nap
     while ddz_load(&crew.pending):
         ddz_pause()
         polls += 1
-        if polls % 256 == 0 and ddz_now() > until:
-            PyThread_acquire_lock_timed(nap, NAP, 0)
+        if polls % 256 == 0:
+            ddz_yield()
+            if ddz_now() > until:
+                PyThread_acquire_lock_timed(nap, NAP, 0)
     stamp(&trace_call[TR_JOINED])
     PyThread_release_lock(crew_lock)
 
@@ -2958,6 +2967,7 @@ def _crew_forget():
 import os
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_crew_forget)
+crew_pollers = max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
 
 
 def _crew_spin(double seconds=-1):
