@@ -22,7 +22,7 @@ from libc.string cimport memcpy
 from libc.stdint cimport int64_t
 
 from ddzcore.bits cimport *
-from ddzcore.atomic cimport ddz_load, ddz_store, ddz_add, ddz_pause, ddz_yield
+from ddzcore.atomic cimport ddz_load, ddz_store, ddz_add, ddz_pause, ddz_yield, ddz_sleep_while, ddz_wake
 
 
 cimport numpy as cnp
@@ -2841,14 +2841,12 @@ cdef void work(Job* j, int t) noexcept nogil:
 # thread.  A forked child starts a crew of its own (_crew_forget).
 
 cdef enum:
-    AWAKE = 0
-    ASLEEP = 1
     LINE = 64               # bytes of a cache line
 
 cdef struct Mate:
     char before[LINE]
-    long long state         # AWAKE, or ASLEEP (about to sleep) on wake (atomic)
-    PyThread_type_lock wake # held: the mate sleeps on it until the poster releases it
+    long long sleeping      # the mate is (about to be) asleep on wake (atomic; ddz_sleep_while)
+    PyThread_type_lock wake # held: the mate sleeps on it until the poster releases it (ddz_wake)
     int t                   # its thread number (1..)
     long long seen          # the post before its first (set when it is started)
     char after[LINE]
@@ -2885,10 +2883,7 @@ cdef void mate_main(void* arg) noexcept nogil:
             if polls % 256 == 0 or m.t >= crew_pollers:
                 ddz_yield()  # a core wanted by other threads gets it
                 if m.t >= crew_pollers or ddz_now() - idle_from > crew_spin:  # (crew_spin read anew)
-                    ddz_store(&m.state, ASLEEP)
-                    while ddz_load(&crew.post) == seen:
-                        PyThread_acquire_lock(m.wake, WAIT_LOCK)  # may wake early: the loop looks again
-                    ddz_store(&m.state, AWAKE)
+                    ddz_sleep_while(&crew.post, seen, &m.sleeping, m.wake)
         seen = ddz_load(&crew.post)
         if m.t < (seen & 0xFF):
             work(crew.job, m.t)
@@ -2910,7 +2905,7 @@ cdef int crew_take(int threads) noexcept:
         return 1
     while crew_size < threads:
         t = crew_size
-        mates[t].t, mates[t].state, mates[t].seen = t, AWAKE, crew.post
+        mates[t].t, mates[t].sleeping, mates[t].seen = t, 0, crew.post
         mates[t].wake = PyThread_allocate_lock()
         if mates[t].wake == NULL:
             break
@@ -2936,8 +2931,7 @@ cdef void crew_run(Job* j, int threads, int crew_threads, PyThread_type_lock nap
         ddz_store(&crew.pending, crew_threads - 1)
         ddz_store(&crew.post, (((ddz_load(&crew.post) >> 8) + 1) << 8) | crew_threads)
         for t in range(1, crew_threads):
-            if ddz_load(&mates[t].state) == ASLEEP:
-                PyThread_release_lock(mates[t].wake)
+            ddz_wake(&mates[t].sleeping, mates[t].wake)
     stamp(&trace_call[TR_STARTED])
     work(j, 0)
     for t in range(crew_threads, threads):  # shares no mate took, in order (see part_start)

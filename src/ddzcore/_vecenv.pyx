@@ -72,7 +72,7 @@ cdef enum:
     BLOCKS_PER_THREAD = 8   # blocks of games a step is cut into, per thread (for balance)
     LINE = 64           # bytes of a cache line
 
-from ddzcore.atomic cimport ddz_load, ddz_store, ddz_add, ddz_cas, ddz_pause, ddz_yield
+from ddzcore.atomic cimport ddz_load, ddz_store, ddz_add, ddz_cas, ddz_pause, ddz_yield, ddz_sleep_while, ddz_wake
 
 #: Bytes of the compact observation.
 COMPACT_SIZE = OBS
@@ -489,12 +489,7 @@ cdef void serve_slot(const Core* v, BotFn bot, Pool* p, Slot* slots, int n, int 
                 break
             ddz_pause()
         else:
-            while True:
-                ddz_store(&s.sleeping, 1)
-                if ddz_load(&p.go) != seen:
-                    break
-                PyThread_acquire_lock(s.wake, WAIT_LOCK)   # may wake early: the loop looks again
-            ddz_store(&s.sleeping, 0)
+            ddz_sleep_while(&p.go, seen, &s.sleeping, s.wake)
         seen = ddz_load(&p.go)
         if p.phase == P_STOP:
             return
@@ -633,8 +628,7 @@ cdef class VecCore:
             ddz_store(&self.slots[t].claim, (self.gen << 32) | (self.slots[t - 1].end if t else 0))
         ddz_store(&self.pool.go, self.gen)
         for t in range(1, self.threads):
-            if ddz_load(&self.slots[t].sleeping):
-                PyThread_release_lock(self.slots[t].wake)
+            ddz_wake(&self.slots[t].sleeping, self.slots[t].wake)
 
     cdef Py_ssize_t dispatch(self, int phase) noexcept:
         """Run `phase` over every game; returns the block holding the first

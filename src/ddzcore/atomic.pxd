@@ -1,7 +1,10 @@
 # cython: language_level=3
-"""64-bit atomics, a pause and a yield: the handoffs between the threads of
-one call (the batch calls in _kernel, the vector env's workers in _vecenv).
-A C block compiled into each module that cimports it; nothing to link."""
+"""64-bit atomics, a pause and a yield, and the sleep/wake handshake: the
+handoffs between the threads of one call (the batch calls' crew in _kernel,
+the vector env's workers in _vecenv).  A C block compiled into each module
+that cimports it; nothing to link."""
+
+from cpython.pythread cimport PyThread_type_lock, PyThread_acquire_lock, PyThread_release_lock, WAIT_LOCK
 
 cdef extern from *:
     """
@@ -46,3 +49,25 @@ cdef extern from *:
     bint ddz_cas(volatile long long* p, long long old, long long v) noexcept nogil
     void ddz_pause() noexcept nogil
     void ddz_yield() noexcept nogil
+
+
+cdef inline void ddz_sleep_while(long long* word, long long seen, long long* sleeping,
+                                 PyThread_type_lock wake) noexcept nogil:
+    """The sleeper's half of the handshake: sleep on `wake` (a lock the
+    sleeper's poster keeps held) until *word is no longer `seen`.  It marks
+    *sleeping first and then looks at *word, while the poster (ddz_wake)
+    changes *word first and then looks at *sleeping: with sequentially
+    consistent atomics at least one sees the other's change, so no post is
+    missed.  A release while the sleeper is awake only makes a later sleep
+    return early, and the loop looks again."""
+    ddz_store(sleeping, 1)
+    while ddz_load(word) == seen:
+        PyThread_acquire_lock(wake, WAIT_LOCK)
+    ddz_store(sleeping, 0)
+
+
+cdef inline void ddz_wake(long long* sleeping, PyThread_type_lock wake) noexcept nogil:
+    """The poster's half (after it changed the word ddz_sleep_while watches):
+    wake the sleeper if it is (about to be) asleep."""
+    if ddz_load(sleeping):
+        PyThread_release_lock(wake)
