@@ -3,9 +3,10 @@
     python benchmarks/threads_speed.py --rounds 7 --threads 2
 
 Interleaved rounds (each round runs every call with 1 thread, then N),
-medians of wall time and
-of the process's CPU time (all threads: the work, plus what threading
-costs); prints the machine load (os.getloadavg) before and after, since a
+medians of wall time and of CPU time: with 1 thread the calling thread's
+(the whole call runs there: helper threads still polling after the
+last threaded call are not counted), with N the process's (all threads:
+the work, plus what threading costs, the helpers' polling included); prints the machine load (os.getloadavg) before and after, since a
 shared machine cannot show a parallel speed-up (the CPU time still shows
 the overhead: with no overhead N threads use the CPU time of one).
 
@@ -113,10 +114,11 @@ def main() -> None:
     for _ in range(args.rounds):  # every call and count in every round: all see the same moments
         for name, fn in work.items():
             for t in counts:
-                c0, w0 = time.process_time(), time.perf_counter()
+                clock = time.thread_time if t == 1 else time.process_time
+                c0, w0 = clock(), time.perf_counter()
                 own = fn(t)
                 walls[name][t].append(own if isinstance(own, float) else time.perf_counter() - w0)
-                cpus[name][t].append(time.process_time() - c0)
+                cpus[name][t].append(clock() - c0)
     for name in work:
         wall, cpu = walls[name], cpus[name]
         one[name], many = statistics.median(wall[1]), statistics.median(wall[args.threads])

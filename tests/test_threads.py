@@ -95,6 +95,20 @@ def test_simulate_same_for_any_thread_count(record: bool) -> None:
         assert not isinstance(one.moves.base, np.ndarray)  # the kernel's block, not a copy
 
 
+@pytest.mark.parametrize("kind", ["rule", "laizi", "five"])
+def test_simulate_others_same_for_any_thread_count(kind: str) -> None:
+    # The rule bot's games, laizi rooms and five players go through the same
+    # runs of games (chunks claimed by the crew) as the random ones.
+    args: dict[str, object] = {"rule": {"policy": "rule"}, "laizi": {"rules": Rules(laizi=True), "record": True},
+                               "five": {"players": 5, "record": True}}[kind]
+    one = simulate(300, 9, **args)  # type: ignore[arg-type]
+    for threads in (2, 5):
+        many = simulate(300, 9, threads=threads, **args)  # type: ignore[arg-type]
+        for field in one.__dataclass_fields__:
+            a, b = getattr(one, field), getattr(many, field)
+            assert (a is None and b is None) or (a.dtype == b.dtype and np.array_equal(a, b)), field
+
+
 def rich_hands(n: int) -> np.ndarray:
     """n hands with more legal leads than a threaded call's own block holds
     (128 a position): the richest of 3,000 deals' hands, repeated."""
@@ -197,17 +211,22 @@ def test_crew_shared_by_python_threads(batch: tuple[np.ndarray, np.ndarray]) -> 
     hands, lasts = batch
     moves, offsets = legal_moves_batch(hands, lasts)
 
+    games = simulate(400, 3, record=True)
+
     def call(i: int) -> bool:
         m, o = legal_moves_batch(hands, lasts, threads=2 + i % 3)
         c = count_moves_batch(hands, lasts, threads=2 + i % 2)
-        return bool(np.array_equal(o, offsets) and np.array_equal(m, moves) and np.array_equal(c, np.diff(offsets)))
+        g = simulate(400, 3, record=True, threads=2 + i % 2)
+        return bool(np.array_equal(o, offsets) and np.array_equal(m, moves) and np.array_equal(c, np.diff(offsets))
+                    and np.array_equal(g.moves, games.moves) and np.array_equal(g.winner, games.winner))
 
     with ThreadPoolExecutor(4) as pool:
         assert all(pool.map(call, range(24)))
 
 
 def _child_counts(hands: np.ndarray, out: "mp.Queue[list[int]]") -> None:
-    out.put(count_moves_batch(hands, threads=2).tolist() + legal_moves_batch(hands, threads=3)[1].tolist())
+    out.put(count_moves_batch(hands, threads=2).tolist() + legal_moves_batch(hands, threads=3)[1].tolist()
+            + simulate(300, 1, threads=2).turns.tolist())
 
 
 @pytest.mark.skipif("fork" not in mp.get_all_start_methods(), reason="no fork on this platform")
@@ -222,7 +241,7 @@ def test_crew_after_fork(batch: tuple[np.ndarray, np.ndarray]) -> None:
     got = out.get(timeout=60)  # a child waiting for helpers that are not there: queue.Empty, not a hang
     child.join(60)
     offsets = legal_moves_batch(hands)[1]
-    assert child.exitcode == 0 and got == np.diff(offsets).tolist() + offsets.tolist()
+    assert child.exitcode == 0 and got == np.diff(offsets).tolist() + offsets.tolist() + simulate(300, 1).turns.tolist()
 
 
 @pytest.mark.parametrize("bad", [-0.001, 10.5, float("nan"), "0.01", True, 1j, None])

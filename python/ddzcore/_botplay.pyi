@@ -12,7 +12,7 @@ def _play_games(n_games: int, seed: int, first_game: int, flags: int, points: bo
                 max_redeals: int, shows: Sequence[int], show_bottom: int, doubling: bool,
                 may_double: Sequence[Sequence[bool]], policy: Sequence[int],
                 deal_hands: Optional[np.ndarray] = None, deal_bottom: Optional[np.ndarray] = None,
-                deal_first: Optional[np.ndarray] = None) -> tuple[dict[str, np.ndarray], int, int]: ...
+                deal_first: Optional[np.ndarray] = None, threads: int = 1) -> tuple[dict[str, np.ndarray], int, int]: ...
 
 FIVE_MOVE_DTYPE: np.dtype
 def _play_five_games(n_games: int, seed: int, first_game: int, flags: int, doubling: bool,

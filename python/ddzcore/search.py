@@ -19,7 +19,6 @@ recurse or roll out, undo):
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
 
@@ -297,47 +296,18 @@ def _seed_arg(seed: object, name: str) -> int:
     return seed
 
 
-_CHUNK_GAMES = 16384  # games a thread plays at a time (about 10 MB of records)
-_U64 = (1 << 64) - 1  # game numbers wrap as in the kernel (first_game + i modulo 2**64)
-
-
 def _simulate_threads(n_games: int, seed: int, rules: Rules, cap: int, record: bool, first_game: int,
                       threads: int, players: int, policy: str = "random") -> dict[str, np.ndarray]:
-    """_state._simulate's columns for games first_game.., over threads.
-
-    With one thread (or too few games) one call plays them all and its
-    record block becomes the result without a copy.  Otherwise the games go
-    in chunks of _CHUNK_GAMES to the threads, and the chunks are joined in
-    order, each chunk's records and columns freed as soon as they are
-    copied (peak about 1.1x the result at a million games,
-    benchmarks/batch_memory.py); the result is the same for any count
-    (each game's stream depends only on its number).
-    """
-    draw = rules.laizi and rules.wild is None
-
-    def run(lo: int, hi: int) -> dict[str, np.ndarray]:
-        first = (first_game + lo) & _U64
-        if policy == "rule":  # the rule bot at every seat, in the kernel (ddzcore._botplay)
-            return _botplay._play_games(hi - lo, seed, first, rules.flags, rules.bidding == "points",
-                                        rules.rob_back, cap, (0, 0, 0), 0, False, _ALL, (1, 1, 1))[0]
-        return dict(_state._simulate(hi - lo, seed, rules.flags, rules.bidding == "points", rules.rob_back,
-                                     cap, record, first, draw, players))
-
-    if threads == 1 or n_games < 2 * threads:
-        return run(0, n_games)
-    size = min(_CHUNK_GAMES, -(-n_games // threads))
-    bounds = list(range(0, n_games, size)) + [n_games]
-    with ThreadPoolExecutor(threads) as pool:
-        parts = list(pool.map(run, bounds[:-1], bounds[1:]))
-    cols = {k: np.concatenate([p.pop(k) for p in parts]) for k in list(parts[0]) if k not in ("offsets", "moves")}
-    if record:
-        ends = np.cumsum([0] + [len(p["moves"]) for p in parts])
-        cols["moves"] = np.empty(ends[-1], parts[0]["moves"].dtype)
-        for p, e, f in zip(parts, ends, ends[1:]):
-            cols["moves"][e:f] = p.pop("moves")  # the chunk's block is freed here
-        cols["offsets"] = np.concatenate([parts[0]["offsets"][:1]]
-                                         + [p["offsets"][1:] + e for p, e in zip(parts, ends)])
-    return cols
+    """The kernel's columns of games first_game.. (``_state._simulate``, or
+    ``_botplay._play_games`` for the rule bot at every seat), over
+    ``threads`` threads: the kernel's crew of helper threads claims chunks
+    of games (the result is the same for any count, each game's stream
+    depending only on its number)."""
+    if policy == "rule":
+        return _botplay._play_games(n_games, seed, first_game, rules.flags, rules.bidding == "points",
+                                    rules.rob_back, cap, (0, 0, 0), 0, False, _ALL, (1, 1, 1), threads=threads)[0]
+    return dict(_state._simulate(n_games, seed, rules.flags, rules.bidding == "points", rules.rob_back, cap,
+                                 record, first_game, rules.laizi and rules.wild is None, players, threads))
 
 
 def simulate(n_games: int, seed: int, policy: str = "random", rules: "Rules | str | None" = None, *,
@@ -375,11 +345,13 @@ def simulate(n_games: int, seed: int, policy: str = "random", rules: "Rules | st
     ``rob_back``, ``max_redeals``, ``laizi``, ``laizi_bombs``).
     ``record``: also return every move (see ``SelfPlay``); with one thread
     the records are handed to NumPy without a copy.
-    ``threads``: threads (int >= 1) playing the games in chunks of 16,384
-    (each game's stream depends only on its number, so the result is
-    identical for any count); with ``record`` and several threads the
-    chunks' records are joined with one copy, each chunk freed once copied
-    (peak memory about 1.1x the result).
+    ``threads``: threads (int >= 1) playing the games: the kernel's helper
+    threads, kept between calls (``ddzcore.thread_spin``), claim chunks of
+    games (each game's stream depends only on its number, so the result is
+    identical for any count); while another Python thread's call has the
+    helpers, a call plays alone.  With ``record`` and several threads the
+    threads' blocks of records are joined with one copy, each block freed
+    once copied (peak memory about 1.1x the result).
 
     Returns a ``SelfPlay`` of arrays.  Raises ``InvalidArgumentError`` for a
     bad count (0..2**40), seed, policy, thread count or ``players`` (3 or

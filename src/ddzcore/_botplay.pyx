@@ -14,16 +14,20 @@
 """
 
 from libc.stdlib cimport free
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, int64_t, uint64_t
 
 from ddzcore.bits cimport *
 from ddzcore._state cimport (State, Undo, Rng, Buf, PlayState, GameOut, Columns, legal, push, is_over, rng_seed,
                              rng_below, buf_reserve, deal, deal_five, state_set, game_init, game_no_landlord,
-                             game_seed, landlord_side, Recs, recs_add, open_buffers, close_buffers, MAX_MOVES)
+                             game_seed, landlord_side, Recs, recs_add, play_games, MAX_MOVES)
 from ddzcore._kernel cimport adopt_block
 
+cimport numpy as cnp
+
 import numpy as np
+
+cnp.import_array()
 
 from ddzcore._errors import InvalidArgumentError
 
@@ -379,25 +383,42 @@ cdef int bot_game(Rng* r, const Flow* f, Deals* d, Buf* b, GameOut* g) noexcept 
     return 0
 
 
+cdef struct BotRun:
+    Flow* f
+    Deals* d
+    Py_ssize_t used     # deals used by the games played
+
+
+cdef int bot_run_game(void* ctx, Py_ssize_t i, Rng* r, Buf* b, Recs* rec, GameOut* g) noexcept nogil:
+    """bot_game as a run's game_fn (_state.play_games)."""
+    cdef BotRun* x = <BotRun*>ctx
+    cdef int rc = bot_game(r, x.f, x.d, b, g)
+    if rc == 0:
+        x.used = x.d.at
+    return rc
+
+
 def _play_games(Py_ssize_t n_games, uint64_t seed, uint64_t first_game, int flags, bint points, bint rob_back,
                 int max_redeals, shows, int show_bottom, bint doubling, may_double, policy,
-                deal_hands=None, deal_bottom=None, deal_first=None):
+                deal_hands=None, deal_bottom=None, deal_first=None, int threads=1):
     """Kernel of ``ddzcore.botsim`` (which documents it): ``(columns, games,
     deals)``: a dict of column arrays for the ``games`` games played (all
     ``n_games`` unless the given deals ran out) and the number of given deals
     they used.  ``shows``: the three show multipliers (before the deal,
     early, late; 0 = not offered); ``may_double``: (3, 3) [landlord, seat];
-    ``policy``: three seats' policies (0 random, 1 rule)."""
+    ``policy``: three seats' policies (0 random, 1 rule); ``threads``
+    (>= 1): threads playing random deals (given deals are used in turn by
+    one thread)."""
     cdef Flow f
     cdef Deals d
-    cdef Buf b
-    cdef Rng r
-    cdef GameOut g
-    cdef Py_ssize_t i, done = 0
-    cdef int err = 0, k, rc
+    cdef BotRun run
+    cdef Py_ssize_t i, done
+    cdef int k
     cdef const u64[:, ::1] dh
     cdef const u64[::1] db
     cdef const int8_t[::1] df
+    if threads < 1:
+        raise InvalidArgumentError(f"threads must be >= 1, not {threads}")
     f.flags = flags
     f.points = points
     f.rob_back = rob_back
@@ -420,27 +441,14 @@ def _play_games(Py_ssize_t n_games, uint64_t seed, uint64_t first_game, int flag
             d.hands = &dh[0, 0]
             d.bottom = &db[0]
             d.first = &df[0]
+        threads = 1
+    run.f, run.d, run.used = &f, &d, 0
     cdef Columns c = Columns(n_games, 3)
-    cdef Py_ssize_t used = 0
-    cdef Recs none
-    open_buffers(&b, &none, 0, 0)
-    with nogil:
-        for i in range(n_games):
-            rng_seed(&r, game_seed(seed, first_game + <uint64_t>i))
-            rc = bot_game(&r, &f, &d, &b, &g)
-            if rc < 0:
-                err = 1
-                break
-            if rc == 1:  # the deals ran out: this game is played again with more
-                break
-            used = d.at
-            done = i + 1
-            c.put(i, &g)
-    close_buffers(&b, &none, err)
+    done = play_games(bot_run_game, &run, c, seed, first_game, threads, 0, 0, NULL, NULL)
     cols = c.cols
     if done < n_games:
         cols = {key: v[:done] for key, v in cols.items()}
-    return cols, done, used
+    return cols, done, run.used
 
 
 # ---------------------------------------------------------------- five players
@@ -612,6 +620,28 @@ cdef int five_game(Rng* r, const FiveFlow* f, FiveDeals* d, Buf* b, Recs* rec, G
     return 0
 
 
+cdef struct FiveRun:
+    FiveFlow* f
+    FiveDeals* d
+    Py_ssize_t used     # deals used by the games played
+    uint8_t* doubles    # (n, 5) columns of FiveExtra
+    uint8_t* reveals    # (n, 5)
+    int8_t* public      # (n,)
+
+
+cdef int five_run_game(void* ctx, Py_ssize_t i, Rng* r, Buf* b, Recs* rec, GameOut* g) noexcept nogil:
+    """five_game as a run's game_fn (_state.play_games), its FiveExtra into row i."""
+    cdef FiveRun* x = <FiveRun*>ctx
+    cdef FiveExtra e
+    cdef int rc = five_game(r, x.f, x.d, b, rec, g, &e)
+    if rc == 0:
+        x.used = x.d.at
+        memcpy(x.doubles + 5 * i, e.doubles, 5)
+        memcpy(x.reveals + 5 * i, e.reveals, 5)
+        x.public[i] = e.public
+    return rc
+
+
 def _play_five_games(Py_ssize_t n_games, uint64_t seed, uint64_t first_game, int flags, bint doubling, may_double,
                      policy, bint record=False, deal_hands=None, deal_bottom=None, deal_marked=None,
                      deal_open=None, deal_partner=None):
@@ -627,13 +657,10 @@ def _play_five_games(Py_ssize_t n_games, uint64_t seed, uint64_t first_game, int
     open landlord, partner or -1)."""
     cdef FiveFlow f
     cdef FiveDeals d
-    cdef Buf b
-    cdef Rng r
-    cdef GameOut g
-    cdef FiveExtra x
+    cdef FiveRun run
     cdef Recs rec
-    cdef Py_ssize_t i, done = 0, used = 0
-    cdef int err = 0, k, j, rc
+    cdef Py_ssize_t done
+    cdef int k, j
     cdef const u64[:, ::1] dh
     cdef const u64[::1] db
     cdef const uint8_t[::1] dm
@@ -657,29 +684,12 @@ def _play_five_games(Py_ssize_t n_games, uint64_t seed, uint64_t first_game, int
     reveals = np.zeros((n_games, 5), np.uint8)
     public = np.zeros(n_games, np.int8)
     offsets = np.zeros(n_games + 1 if record else 0, np.int64)
-    cdef uint8_t[:, ::1] c_dbl = doubles, c_rev = reveals
-    cdef int8_t[::1] c_pub = public
-    cdef int64_t[::1] c_off = offsets
-    open_buffers(&b, &rec, 128 * n_games + 64 if record else 0, sizeof(FiveMove))
-    with nogil:
-        for i in range(n_games):
-            rng_seed(&r, game_seed(seed, first_game + <uint64_t>i))
-            rc = five_game(&r, &f, &d, &b, &rec if record else NULL, &g, &x)
-            if rc < 0:
-                err = 1
-                break
-            if rc == 1:  # the given deals ran out
-                break
-            used = d.at
-            done = i + 1
-            c.put(i, &g)
-            for k in range(5):
-                c_dbl[i, k] = x.doubles[k]
-                c_rev[i, k] = x.reveals[k]
-            c_pub[i] = x.public
-            if record:
-                c_off[i + 1] = rec.n
-    close_buffers(&b, &rec, err)
+    run.f, run.d, run.used = &f, &d, 0
+    run.doubles = <uint8_t*>cnp.PyArray_DATA(doubles)
+    run.reveals = <uint8_t*>cnp.PyArray_DATA(reveals)
+    run.public = <int8_t*>cnp.PyArray_DATA(public)
+    done = play_games(five_run_game, &run, c, seed, first_game, 1, sizeof(FiveMove) if record else 0, 128,
+                      &rec, <int64_t*>cnp.PyArray_DATA(offsets) if record else NULL)
     cols = c.cols
     cols.update(doubles=doubles, reveals=reveals, public=public)
     if done < n_games:
@@ -687,4 +697,4 @@ def _play_five_games(Py_ssize_t n_games, uint64_t seed, uint64_t first_game, int
     if record:
         cols["moves"] = adopt_block(FIVE_MOVE_DTYPE, rec.p, rec.n, sizeof(FiveMove))
         cols["offsets"] = offsets[:done + 1]
-    return cols, done, used
+    return cols, done, run.used

@@ -4,7 +4,7 @@
     from ddzcore._kernel cimport generate, classify, beats, bomb_power
     from ddzcore.bits cimport MoveRec, u64
 
-All functions are nogil and never raise.  docs/rules.md §2-3, §8.
+All functions never raise and all but crew_take are nogil.  docs/rules.md §2-3, §8.
 """
 
 from ddzcore.bits cimport u64, MoveRec
@@ -43,3 +43,16 @@ cdef object adopt_block(object descr, void* data, Py_ssize_t n, Py_ssize_t items
 # How DouZero's move_detector reads a card set: a reading (combo, main,
 # length), combo 0x1F when it finds no type (outside docs/rules.md: DouZero's rules).
 cdef u64 dz_read(u64 cards) noexcept nogil
+
+# The crew: helper threads kept between calls (see _kernel.pyx, "the crew").
+# A job of `threads` shares runs work(job, t) for t = 0..threads-1.
+ctypedef void (*crew_work)(void* job, int t) noexcept nogil
+
+# Take the crew for a job of `threads` shares (GIL held): returns the
+# threads granted, 1 when it runs alone (one share asked, the crew busy
+# with another Python thread's call, or no thread could start).
+cdef int crew_take(int threads) noexcept
+
+# Run the shares, 1..granted-1 on the mates and the others on this thread
+# in order, wait for them all, and free the crew (granted from crew_take).
+cdef void crew_run(crew_work work, void* job, int threads, int granted) noexcept nogil

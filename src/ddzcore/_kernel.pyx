@@ -2733,7 +2733,6 @@ cdef struct Job:
     Part* parts             # one per thread (generation)
     long long nchunks, claimed    # counting: chunks of CHUNK positions, the next one to claim (atomic)
     long long bad           # counting: a chunk failed its input check (atomic; the call then raises)
-    PyThread_type_lock nap  # always held: waiting on it with a timeout is a short sleep
     bint counting           # count only: off[i] is position i's count (count_batch)
 
 
@@ -2749,7 +2748,7 @@ cdef Py_ssize_t part_start(Job* j, int t) noexcept nogil:
             if done >= q:  # positions before q are generated: off[q] is in (from the part's start)
                 return before.start + (j.off[q] if q > before.lo else 0) + counted
             if q == before.lo:  # counted it all: wait until its start is known
-                PyThread_acquire_lock_timed(j.nap, NAP, 0)
+                PyThread_acquire_lock_timed(crew_nap, NAP, 0)  # (only with the crew: in order, its start is known)
                 continue
         q -= 1
         counted += count_only(j.hands[q], j.last_cards[q] if j.last_cards != NULL else 0,
@@ -2815,7 +2814,9 @@ cdef void count_work(Job* j) noexcept nogil:
         count_range(j.hands, j.last_cards, j.last_info, j.flags, lo, hi, j.off)
 
 
-cdef void work(Job* j, int t) noexcept nogil:
+cdef void batch_work(void* job, int t) noexcept nogil:
+    """Share t of a batch call (a crew_work)."""
+    cdef Job* j = <Job*>job
     if j.counting:
         stamp(&trace_thread[t][0])
         count_work(j)
@@ -2827,7 +2828,8 @@ cdef void work(Job* j, int t) noexcept nogil:
 # ---------------------------------------------------------------- the crew
 #
 # Helper threads are kept between batch calls (the crew): a call posts its
-# job, the helpers it needs take their share, and after a job each helper
+# job (a crew_work function and its argument: the batches above,
+# _state's games), the helpers it needs take their share, and after a job each helper
 # polls for the next one for crew_spin seconds before it sleeps on its lock.
 # Waking a sleeping thread costs far more here than starting the work: on
 # these virtual machines a vCPU left idle takes 0.7-4 ms to run again
@@ -2854,7 +2856,8 @@ cdef struct Mate:
 cdef struct Crew:
     char pad0[LINE]
     long long post          # (job number << 8) | threads of the job (atomic; written by the poster)
-    Job* job
+    crew_work work          # the posted job: work(job, t) is share t
+    void* job
     char pad1[LINE]
     long long pending       # mates still at the posted job (atomic)
     char pad2[LINE]
@@ -2863,6 +2866,7 @@ cdef Crew crew
 cdef Mate mates[64]
 cdef int crew_size = 1                      # threads the crew has, the poster's included
 cdef PyThread_type_lock crew_lock = NULL    # held by the call that uses the crew
+cdef PyThread_type_lock crew_nap = NULL     # always held: the poster naps on it while it waits
 cdef double crew_spin = 0.01                # seconds a mate polls after a job before it sleeps
 cdef int crew_pollers = 2                   # mates 1..crew_pollers-1 poll: one a CPU, the caller's included
 
@@ -2886,18 +2890,24 @@ cdef void mate_main(void* arg) noexcept nogil:
                     ddz_sleep_while(&crew.post, seen, &m.sleeping, m.wake)
         seen = ddz_load(&crew.post)
         if m.t < (seen & 0xFF):
-            work(crew.job, m.t)
+            crew.work(crew.job, m.t)
             ddz_add(&crew.pending, -1)
             idle_from = ddz_now()  # (a job it had no share in does not keep it polling)
 
 
 cdef int crew_take(int threads) noexcept:
     """Take the crew for a call of `threads` threads (GIL held): start the
-    mates it lacks; returns the threads the call gets (1: the crew is busy
-    or no thread could start)."""
-    global crew_lock, crew_size
+    mates it lacks; returns the threads the call gets (1: one was asked,
+    the crew is busy or no thread could start)."""
+    global crew_lock, crew_nap, crew_size
     cdef int t
+    if threads < 2:
+        return 1
     if crew_lock == NULL:
+        crew_nap = PyThread_allocate_lock()
+        if crew_nap == NULL:
+            return 1
+        PyThread_acquire_lock(crew_nap, WAIT_LOCK)
         crew_lock = PyThread_allocate_lock()
         if crew_lock == NULL:
             return 1
@@ -2919,23 +2929,23 @@ cdef int crew_take(int threads) noexcept:
     return min(threads, crew_size)
 
 
-cdef void crew_run(Job* j, int threads, int crew_threads, PyThread_type_lock nap) noexcept nogil:
-    """Run j's `threads` shares: 1..crew_threads-1 posted to the mates
-    (crew_take gave them), 0 and the rest here in order; wait for the
-    mates, and free the crew again."""
+cdef void crew_run(crew_work work, void* job, int threads, int crew_threads) noexcept nogil:
+    """Run the job's `threads` shares (work(job, t)): 1..crew_threads-1
+    posted to the mates (crew_take gave them), 0 and the rest here in
+    order; wait for the mates, and free the crew again."""
     cdef int t
     cdef unsigned polls = 0
     cdef double until
     if crew_threads > 1:
-        crew.job = j
+        crew.work, crew.job = work, job
         ddz_store(&crew.pending, crew_threads - 1)
         ddz_store(&crew.post, (((ddz_load(&crew.post) >> 8) + 1) << 8) | crew_threads)
         for t in range(1, crew_threads):
             ddz_wake(&mates[t].sleeping, mates[t].wake)
     stamp(&trace_call[TR_STARTED])
-    work(j, 0)
+    work(job, 0)
     for t in range(crew_threads, threads):  # shares no mate took, in order (see part_start)
-        work(j, t)
+        work(job, t)
     if crew_threads <= 1:
         return
     until = ddz_now() + crew_spin
@@ -2945,7 +2955,7 @@ cdef void crew_run(Job* j, int threads, int crew_threads, PyThread_type_lock nap
         if polls % 256 == 0:
             ddz_yield()
             if ddz_now() > until:
-                PyThread_acquire_lock_timed(nap, NAP, 0)
+                PyThread_acquire_lock_timed(crew_nap, NAP, 0)
     stamp(&trace_call[TR_JOINED])
     PyThread_release_lock(crew_lock)
 
@@ -2953,8 +2963,8 @@ cdef void crew_run(Job* j, int threads, int crew_threads, PyThread_type_lock nap
 def _crew_forget():
     """In a forked child: the parent's mates are not there, start anew
     (their locks are left behind: one may be held by a thread that is gone)."""
-    global crew_lock, crew_size
-    crew_lock, crew_size = NULL, 1
+    global crew_lock, crew_nap, crew_size
+    crew_lock, crew_nap, crew_size = NULL, NULL, 1
     crew.post, crew.pending = 0, 0
 
 
@@ -2989,9 +2999,6 @@ cdef class _Batch:
                 if self.job.parts[t].buf.owned:
                     free(self.job.parts[t].buf.p)
             free(self.job.parts)
-        if self.job.nap != NULL:
-            PyThread_release_lock(self.job.nap)
-            PyThread_free_lock(self.job.nap)
 
     cdef Py_ssize_t run(self, int threads) except -1:
         """Generate (or count) every position, over `threads` threads when > 1."""
@@ -3016,10 +3023,6 @@ cdef class _Batch:
             if j.total < 0:
                 raise MemoryError()
             return j.total
-        j.nap = PyThread_allocate_lock()
-        if j.nap == NULL:
-            raise MemoryError()
-        PyThread_acquire_lock(j.nap, WAIT_LOCK)
         # A block of ours gets room for twice the default moves a position: only
         # the pages written become memory, and the parts rarely overflow it.
         if not j.counting and j.dest.owned and not buf_reserve(&j.dest, 128 * j.n + 1024, 0):
@@ -3048,7 +3051,7 @@ cdef class _Batch:
                 j.parts[t].done = -1
         granted = crew_take(threads)
         with nogil:
-            crew_run(j, threads, granted, j.nap)
+            crew_run(batch_work, j, threads, granted)
         if j.counting:
             return 0
         with nogil:

@@ -343,19 +343,39 @@ cdef inline void game_init(GameOut* g) noexcept nogil:
     memset(g.doubles, 1, 3)
 
 
+# Where the rows of Columns' arrays are (hands (n, players), calls (n, 4),
+# shows and doubles (n, 3), the others (n,)): any thread fills its rows.
+cdef struct Cols:
+    int players
+    int8_t* landlord
+    int8_t* winner
+    int8_t* first
+    int8_t* partner
+    int8_t* wild
+    uint16_t* redeals
+    uint16_t* turns
+    uint8_t* base
+    uint8_t* robs
+    uint8_t* bombs
+    uint8_t* spring
+    uint8_t* anti
+    uint8_t* marked
+    uint8_t* soft
+    u64* bottom
+    u64* hands
+    uint8_t* calls
+    uint8_t* shows
+    uint8_t* doubles
+
 # The result columns of n games of `players` seats (a dict of NumPy arrays,
 # ``cols``: every key simulate and the bot games report), filled row by
-# row from GameOut records without the GIL.
+# row from GameOut records without the GIL (cols_put).
 cdef class Columns:
     cdef readonly dict cols
-    cdef int players
-    cdef int8_t[::1] landlord, winner, first, partner, wild
-    cdef uint16_t[::1] redeals, turns
-    cdef uint8_t[::1] base, robs, bombs, spring, anti, marked, soft
-    cdef u64[::1] bottom
-    cdef u64[:, ::1] hands
-    cdef uint8_t[:, ::1] calls, shows, doubles
-    cdef void put(self, Py_ssize_t i, const GameOut* g) noexcept nogil
+    cdef Py_ssize_t n
+    cdef Cols c
+
+cdef void cols_put(const Cols* c, Py_ssize_t i, const GameOut* g) noexcept nogil
 
 
 # --- five ---
@@ -399,31 +419,20 @@ cdef inline void* recs_add(Recs* r) noexcept nogil:
     return r.p + (r.n - 1) * r.size
 
 
-cdef inline int open_buffers(Buf* b, Recs* rec, Py_ssize_t records, Py_ssize_t size) except -1:
-    """A move buffer of MAX_MOVES records in *b and room for `records` (> 0)
-    records of `size` bytes in *rec, or none (records 0: rec.p NULL);
-    MemoryError when out of memory (nothing left allocated)."""
-    b.p = NULL
-    b.cap = 0
-    rec.p = NULL
-    rec.n = rec.cap = 0
-    rec.size = size
-    if not buf_reserve(b, MAX_MOVES):
-        raise MemoryError()
-    if records:
-        rec.p = <char*>malloc(records * size)
-        if rec.p == NULL:
-            free(b.p)
-            raise MemoryError()
-        rec.cap = records
-    return 0
+# One game of a run (play_games): game number i, its stream seeded in *r,
+# played into *g with the move buffer *b, its moves appended to *rec unless
+# NULL.  Returns 0, -1 when out of memory, or 1 when the given deals ran out
+# (the run ends before game i; only a run of one thread may have deals).
+ctypedef int (*game_fn)(void* ctx, Py_ssize_t i, Rng* r, Buf* b, Recs* rec, GameOut* g) noexcept nogil
 
-
-cdef inline int close_buffers(Buf* b, Recs* rec, bint failed) except -1:
-    """Free open_buffers' move buffer; when `failed` (out of memory in the
-    games) also the records, and raise MemoryError."""
-    free(b.p)
-    if failed:
-        free(rec.p)
-        raise MemoryError()
-    return 0
+# Play games 0..c.n-1 of a run (streams game_seed(seed, first + i)) into the
+# rows of c, over `threads` threads (the crew, ddzcore._kernel); the same
+# result for any count.  With rec_size > 0 also every move: *out becomes
+# one malloc'd block of records of rec_size bytes in game order (room for
+# per_game a game to start with; with one thread no copy is made) and
+# off[i + 1] the end of game i's records (off[0] is the caller's 0).
+# Returns the games played (c.n unless the deals ran out); MemoryError
+# with nothing left allocated.
+cdef Py_ssize_t play_games(game_fn play, void* ctx, Columns c, uint64_t seed, uint64_t first,
+                           int threads, Py_ssize_t rec_size, Py_ssize_t per_game,
+                           Recs* out, int64_t* off) except -1

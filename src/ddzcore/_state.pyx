@@ -11,12 +11,13 @@ search and self-play loops allocates: moves go into buffers made once per
 call (grown, never per move, if a position has more moves than they hold).
 """
 
-from libc.stdlib cimport malloc, realloc, free
+from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, int32_t, int64_t, uint64_t
 
 from ddzcore.bits cimport *
-from ddzcore._kernel cimport generate, beats, valid_hand, valid_reading, adopt_block
+from ddzcore._kernel cimport generate, beats, valid_hand, valid_reading, adopt_block, crew_take, crew_run
+from ddzcore.atomic cimport ddz_load, ddz_store, ddz_add
 from ddzcore.flow cimport *
 from ddzcore._movelist cimport MoveList
 
@@ -384,7 +385,7 @@ cdef class Columns:
     players)), calls (uint8, (n, 4)), shows, doubles (uint8, (n, 3)))."""
 
     def __init__(self, Py_ssize_t n, int players):
-        self.players = players
+        self.n = n
         self.cols = cols = {
             "landlord": np.empty(n, np.int8),
             "winner": np.empty(n, np.int8),
@@ -406,57 +407,192 @@ cdef class Columns:
             "shows": np.empty((n, 3), np.uint8),
             "doubles": np.empty((n, 3), np.uint8),
         }
-        self.landlord, self.winner, self.first = cols["landlord"], cols["winner"], cols["first_caller"]
-        self.partner, self.wild = cols["partner"], cols["wild"]
-        self.redeals, self.turns = cols["redeals"], cols["turns"]
-        self.base, self.robs, self.bombs = cols["base"], cols["robs"], cols["bombs"]
-        self.spring, self.anti = cols["spring"].view(np.uint8), cols["anti_spring"].view(np.uint8)
-        self.marked, self.soft = cols["marked"], cols["soft_bombs"]
-        self.bottom, self.hands = cols["bottom"], cols["hands"]
-        self.calls, self.shows, self.doubles = cols["calls"], cols["shows"], cols["doubles"]
+        self.c.players = players
+        self.c.landlord, self.c.winner = <int8_t*>_data(cols["landlord"]), <int8_t*>_data(cols["winner"])
+        self.c.first, self.c.partner = <int8_t*>_data(cols["first_caller"]), <int8_t*>_data(cols["partner"])
+        self.c.wild = <int8_t*>_data(cols["wild"])
+        self.c.redeals, self.c.turns = <uint16_t*>_data(cols["redeals"]), <uint16_t*>_data(cols["turns"])
+        self.c.base, self.c.robs = <uint8_t*>_data(cols["base"]), <uint8_t*>_data(cols["robs"])
+        self.c.bombs, self.c.spring = <uint8_t*>_data(cols["bombs"]), <uint8_t*>_data(cols["spring"])
+        self.c.anti, self.c.marked = <uint8_t*>_data(cols["anti_spring"]), <uint8_t*>_data(cols["marked"])
+        self.c.soft = <uint8_t*>_data(cols["soft_bombs"])
+        self.c.bottom, self.c.hands = <u64*>_data(cols["bottom"]), <u64*>_data(cols["hands"])
+        self.c.calls, self.c.shows = <uint8_t*>_data(cols["calls"]), <uint8_t*>_data(cols["shows"])
+        self.c.doubles = <uint8_t*>_data(cols["doubles"])
 
-    cdef void put(self, Py_ssize_t i, const GameOut* g) noexcept nogil:
-        """Row i from *g."""
-        cdef int k
-        self.landlord[i] = g.landlord
-        self.winner[i] = g.winner
-        self.first[i] = g.first
-        self.partner[i] = g.partner
-        self.wild[i] = g.wild
-        self.redeals[i] = g.redeals
-        self.turns[i] = g.turns
-        self.base[i] = g.base
-        self.robs[i] = g.robs
-        self.bombs[i] = g.bombs
-        self.spring[i] = g.spring
-        self.anti[i] = g.anti
-        self.marked[i] = g.marked
-        self.soft[i] = g.soft
-        self.bottom[i] = g.bottom
-        for k in range(self.players):
-            self.hands[i, k] = g.hands[k]
-        for k in range(4):
-            self.calls[i, k] = g.calls[k]
-        for k in range(3):
-            self.shows[i, k] = g.shows[k]
-            self.doubles[i, k] = g.doubles[k]
+
+cdef inline void* _data(arr):
+    """The data of a NumPy array made here (C-contiguous)."""
+    return cnp.PyArray_DATA(<cnp.ndarray>arr)
+
+
+cdef void cols_put(const Cols* c, Py_ssize_t i, const GameOut* g) noexcept nogil:
+    """Row i of the columns from *g."""
+    c.landlord[i] = g.landlord
+    c.winner[i] = g.winner
+    c.first[i] = g.first
+    c.partner[i] = g.partner
+    c.wild[i] = g.wild
+    c.redeals[i] = g.redeals
+    c.turns[i] = g.turns
+    c.base[i] = g.base
+    c.robs[i] = g.robs
+    c.bombs[i] = g.bombs
+    c.spring[i] = g.spring
+    c.anti[i] = g.anti
+    c.marked[i] = g.marked
+    c.soft[i] = g.soft
+    c.bottom[i] = g.bottom
+    memcpy(c.hands + i * c.players, g.hands, c.players * sizeof(u64))
+    memcpy(c.calls + 4 * i, g.calls, 4)
+    memcpy(c.shows + 3 * i, g.shows, 3)
+    memcpy(c.doubles + 3 * i, g.doubles, 3)
+
+
+# ---------------------------------------------------------------- runs of games
+#
+# play_games cuts a run into chunks of games that the threads claim in turn
+# (an atomic counter): each game has its own stream and row, so the result
+# is the same for any thread count.  With records, each chunk appends its
+# moves to a block of its own and the blocks are joined in order at the
+# end, each freed once copied (one chunk: its block is the result, no copy).
+
+cdef enum:
+    CHUNK_GAMES = 1024          # the most games in a chunk without records (an eighth of a thread's share below)
+    CHUNK_RECORDED = 16384      # with records: a block of about 10 MB, given back to the system once copied
+
+
+cdef struct Run:
+    game_fn play
+    void* ctx
+    Cols* cols
+    uint64_t seed, first
+    Py_ssize_t n, chunk, per_game, rec_size
+    long long nchunks, claimed  # chunks of `chunk` games, the next one to claim (atomic)
+    long long failed            # out of memory somewhere: everyone stops (atomic)
+    Py_ssize_t done             # games played before the deals ran out (one thread), else n
+    Recs* recs                  # a block per chunk, NULL without records
+    int64_t* off                # off[i + 1]: the end of game i's records in its chunk's block
+
+
+cdef void run_share(void* job, int t) noexcept nogil:
+    """A thread's share of a run (a crew_work): claim chunks and play them."""
+    cdef Run* j = <Run*>job
+    cdef Buf b
+    cdef Rng r
+    cdef GameOut g
+    cdef Recs* rec = NULL
+    cdef long long c
+    cdef Py_ssize_t i, hi
+    cdef int rc = 0
+    b.p, b.cap = NULL, 0
+    if not buf_reserve(&b, MAX_MOVES):
+        ddz_store(&j.failed, 1)
+        return
+    while rc == 0 and not ddz_load(&j.failed):
+        c = ddz_add(&j.claimed, 1)
+        if c >= j.nchunks:
+            break
+        i, hi = c * j.chunk, min(j.n, (c + 1) * j.chunk)
+        if j.recs != NULL:
+            rec = &j.recs[c]
+            rec.size, rec.cap = j.rec_size, j.per_game * (hi - i) + 64
+            rec.p = <char*>malloc(rec.cap * rec.size)
+            if rec.p == NULL:
+                ddz_store(&j.failed, 1)
+                break
+        while i < hi:
+            rng_seed(&r, game_seed(j.seed, j.first + <uint64_t>i))
+            rc = j.play(j.ctx, i, &r, &b, rec, &g)
+            if rc < 0:
+                ddz_store(&j.failed, 1)
+            if rc:
+                j.done = i  # (rc 1: the deals ran out, one thread)
+                break
+            cols_put(j.cols, i, &g)
+            if rec != NULL:
+                j.off[i + 1] = rec.n
+            i += 1
+    free(b.p)
+
+
+cdef bint join_records(Run* j, Recs* out) noexcept nogil:
+    """The chunks' records in one block (*out) and the offsets made the
+    run's; False when out of memory (the chunks' blocks are left to free)."""
+    cdef Py_ssize_t c, i, base = 0, total = 0
+    if j.nchunks == 1:
+        out[0] = j.recs[0]
+        j.recs[0].p = NULL
+        return True
+    for c in range(j.nchunks):
+        total += j.recs[c].n
+    out.size, out.n, out.cap = j.rec_size, total, total
+    out.p = <char*>malloc(max(total, 1) * j.rec_size)
+    if out.p == NULL:
+        return False
+    for c in range(j.nchunks):
+        memcpy(out.p + base * j.rec_size, j.recs[c].p, j.recs[c].n * j.rec_size)
+        free(j.recs[c].p)
+        j.recs[c].p = NULL
+        for i in range(c * j.chunk + 1, min(j.n, (c + 1) * j.chunk) + 1):
+            j.off[i] += base
+        base += j.recs[c].n
+    return True
+
+
+cdef Py_ssize_t play_games(game_fn play, void* ctx, Columns c, uint64_t seed, uint64_t first,
+                           int threads, Py_ssize_t rec_size, Py_ssize_t per_game,
+                           Recs* out, int64_t* off) except -1:
+    cdef Run j
+    cdef Py_ssize_t k
+    cdef int granted
+    cdef bint joined = True
+    memset(&j, 0, sizeof(Run))
+    j.play, j.ctx, j.cols, j.seed, j.first = play, ctx, &c.c, seed, first
+    j.n, j.done, j.per_game, j.rec_size, j.off = c.n, c.n, per_game, rec_size, off
+    j.chunk = max(c.n, 1)
+    if threads > 1:  # with records a chunk a thread (a copy each), else eight a thread (the last ones even out)
+        j.chunk = max(1, min(CHUNK_RECORDED, (c.n + threads - 1) // threads) if rec_size
+                      else min(CHUNK_GAMES, c.n // (8 * threads)))
+    j.nchunks = (c.n + j.chunk - 1) // j.chunk
+    threads = <int>max(1, min(threads, j.nchunks, 64))
+    if rec_size:
+        j.recs = <Recs*>calloc(max(j.nchunks, 1), sizeof(Recs))
+        if j.recs == NULL:
+            raise MemoryError()
+    granted = crew_take(threads)
+    with nogil:
+        crew_run(run_share, &j, threads, granted)
+        if rec_size and not j.failed:
+            joined = join_records(&j, out)
+    if rec_size:
+        for k in range(j.nchunks):
+            free(j.recs[k].p)
+        free(j.recs)
+    if j.failed or not joined:
+        raise MemoryError()
+    return j.done
+
+
+cdef int sim_game(void* ctx, Py_ssize_t i, Rng* r, Buf* b, Recs* rec, GameOut* g) noexcept nogil:
+    """random_game as a run's game_fn (ctx: the Flow)."""
+    return random_game(r, <Flow*>ctx, b, rec, g)
 
 
 def _simulate(Py_ssize_t n_games, uint64_t seed, int flags, bint points, bint rob_back,
-              int max_redeals, bint record, uint64_t first_game, bint laizi=False, int players=3):
+              int max_redeals, bint record, uint64_t first_game, bint laizi=False, int players=3,
+              int threads=1):
     """Kernel of ``ddzcore.search.simulate`` (which documents it): a dict of
     column arrays, plus ``moves``/``offsets`` when recording.  ``laizi``
     draws the wild rank of each three-player game; ``players`` is 3 or 5
-    (then ``flags`` are two-deck rule flags)."""
+    (then ``flags`` are two-deck rule flags); ``threads`` (>= 1) play it
+    (play_games: the same result for any count)."""
     cdef Flow f
-    cdef Buf b
     cdef Recs rec
-    cdef Rng r
-    cdef GameOut g
-    cdef Py_ssize_t i
-    cdef int err = 0, k
     if players != 3 and players != 5:
         raise InvalidArgumentError(f"players must be 3 or 5, not {players}")
+    if threads < 1:
+        raise InvalidArgumentError(f"threads must be >= 1, not {threads}")
     f.flags = flags
     f.laizi = laizi
     f.five = players == 5
@@ -465,20 +601,10 @@ def _simulate(Py_ssize_t n_games, uint64_t seed, int flags, bint points, bint ro
     f.max_redeals = max_redeals
     cdef Columns c = Columns(n_games, players)
     offsets = np.zeros(n_games + 1 if record else 0, np.int64)
-    cdef int64_t[::1] c_off = offsets
-    open_buffers(&b, &rec, 64 * n_games + 64 if record else 0, sizeof(MoveOut))
-    with nogil:
-        for i in range(n_games):
-            rng_seed(&r, game_seed(seed, first_game + <uint64_t>i))
-            if random_game(&r, &f, &b, &rec if record else NULL, &g) < 0:
-                err = 1
-                break
-            c.put(i, &g)
-            if record:
-                c_off[i + 1] = rec.n
-    close_buffers(&b, &rec, err)
+    play_games(sim_game, &f, c, seed, first_game, threads, sizeof(MoveOut) if record else 0, 64,
+               &rec, <int64_t*>_data(offsets) if record else NULL)
     cols = c.cols
-    if record:  # the records' block becomes the array: no copy
+    if record:  # the records' block becomes the array (joined once with several threads)
         cols["moves"] = adopt_block(RECORD_DTYPE, rec.p, rec.n, sizeof(MoveOut))
         cols["offsets"] = offsets
     return cols
