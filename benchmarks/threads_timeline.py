@@ -12,8 +12,7 @@ join and the end.  For legal_moves_batch it also prints the generating
 rate of thread 0 (positions per ms) alone with 1 thread, before the meeting
 point (thread 1 still counting) and after it (both generating): a rate that
 drops once both threads write is memory contention.  Then simulate(--games)
-with 1 and N threads: each chunk's start and end (its calls of the kernel's
-_simulate, stamped from Python) and the call's end, the join included.
+with 1 and N threads: the call's end.
 """
 
 from __future__ import annotations
@@ -26,48 +25,21 @@ from typing import Any, Callable
 
 import numpy as np
 
-import ddzcore.search
-from ddzcore import _kernel, _state, count_moves_batch, legal_moves_batch, simulate
+from ddzcore import _kernel, count_moves_batch, legal_moves_batch, simulate
 from ddzcore.search import PlayState
 
 
-class TimedState:
-    """ddzcore._state with _simulate's calls stamped (chunk: start, end, games)."""
-
-    def __init__(self, state: Any) -> None:
-        self.state = state
-        self.calls: list[tuple[float, float, int]] = []
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.state, name)
-
-    def _simulate(self, n: int, *a: Any) -> Any:
-        t0 = time.perf_counter()
-        r = self.state._simulate(n, *a)
-        self.calls.append((t0, time.perf_counter(), n))
-        return r
-
-
 def simulate_timeline(games: int, threads: int, rounds: int) -> None:
-    """simulate(games) with 1 and N threads: medians of the chunks' start and
-    end (ms from the call's start) and of the call's end."""
-    timed = TimedState(_state)
-    setattr(ddzcore.search, "_state", timed)  # search.py calls _state._simulate through its module
-    try:
-        rows: dict[int, list[tuple[float, list[tuple[float, float, int]]]]] = {1: [], threads: []}
-        for _ in range(rounds):
-            for t in rows:
-                timed.calls = []
-                t0 = time.perf_counter()
-                simulate(games, 1, threads=t)
-                rows[t].append((time.perf_counter() - t0, [(a - t0, b - t0, n) for a, b, n in timed.calls]))
-    finally:
-        setattr(ddzcore.search, "_state", _state)
-    for t, rs in rows.items():
-        chunks = [(statistics.median(r[1][i][0] for r in rs) * 1e3, statistics.median(r[1][i][1] for r in rs) * 1e3,
-                   rs[0][1][i][2]) for i in range(len(rs[0][1]))]
-        print(f"simulate({games}) threads={t}: end {statistics.median(r[0] for r in rs) * 1e3:.3f} ms; chunks "
-              + ", ".join(f"{n} games {a:.3f}-{b:.3f}" for a, b, n in chunks))
+    """simulate(games) with 1 and N threads: the median of the call's end
+    (ms; one kernel call, its threads the batches' crew)."""
+    ends: dict[int, list[float]] = {1: [], threads: []}
+    for _ in range(rounds):
+        for t in ends:
+            t0 = time.perf_counter()
+            simulate(games, 1, threads=t)
+            ends[t].append(time.perf_counter() - t0)
+    for t, e in ends.items():
+        print(f"simulate({games}) threads={t}: end {statistics.median(e) * 1e3:.3f} ms")
 
 
 def med(values: list[Any]) -> str:
