@@ -5,8 +5,9 @@ joined in order), and batch outputs handed over without a copy."""
 from __future__ import annotations
 
 import multiprocessing as mp
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -34,6 +35,25 @@ def make_positions(n: int) -> tuple[np.ndarray, np.ndarray]:
     leads, offsets = legal_moves_batch(np.array([d[1 - i % 2] for i, d in enumerate(deals)], dtype=np.uint64))
     lasts = leads[offsets[:-1] + np.arange(n) % np.diff(offsets)]
     return hands, lasts
+
+
+def within(seconds: float, calls: Callable[[], None]) -> None:
+    """Run calls in a daemon thread: a lost wake-up (a call waiting for a
+    helper forever) fails the test after `seconds` instead of hanging it."""
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            calls()
+        except BaseException as e:  # re-raised below, in the test's thread
+            failed.append(e)
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(seconds)
+    assert not worker.is_alive(), f"the calls did not finish within {seconds} s"
+    if failed:
+        raise failed[0]
 
 
 @pytest.fixture(scope="module")
@@ -192,8 +212,9 @@ def test_crew_awake_or_asleep(batch: tuple[np.ndarray, np.ndarray], spin: float)
     hands, lasts = batch
     moves, offsets = legal_moves_batch(hands[:3000], lasts[:3000])
     counts = np.diff(offsets)
-    old = thread_spin(spin)
-    try:
+    games = simulate(300, 4)
+
+    def calls() -> None:
         for i in range(12):
             if i % 3 == 0:
                 time.sleep(0.003)
@@ -201,6 +222,11 @@ def test_crew_awake_or_asleep(batch: tuple[np.ndarray, np.ndarray], spin: float)
             m, o = legal_moves_batch(hands[:3000], lasts[:3000], threads=threads)
             assert np.array_equal(o, offsets) and np.array_equal(m, moves)
             assert np.array_equal(count_moves_batch(hands[:3000], lasts[:3000], threads=threads), counts)
+            assert np.array_equal(simulate(300, 4, threads=threads).turns, games.turns)
+
+    old = thread_spin(spin)
+    try:
+        within(60, calls)
     finally:
         assert thread_spin(old) == spin
 
