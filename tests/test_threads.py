@@ -5,6 +5,8 @@ joined in order), and batch outputs handed over without a copy."""
 from __future__ import annotations
 
 import multiprocessing as mp
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -113,6 +115,22 @@ def test_simulate_same_for_any_thread_count(record: bool) -> None:
     if record:
         assert one.moves is not None and one.moves.base is not None
         assert not isinstance(one.moves.base, np.ndarray)  # the kernel's block, not a copy
+
+
+@pytest.mark.parametrize("threads", [2**29, 2**30, 3 * 2**29, 2**31, 2**64])
+def test_simulate_any_large_thread_count(threads: int) -> None:
+    # Any int >= 1 is a thread count, as for the batch calls (at most 64 are
+    # used); games and chunks were sized with 8 * threads in a C int, which
+    # is 0 for multiples of 2**29 (a division by zero: the process died of
+    # SIGFPE), and counts past a C int raised OverflowError.  In a child
+    # process, so a crash fails this test instead of the whole run.
+    code = ("import ddzcore; print(ddzcore.simulate(10, 1, threads=%d).turns.tolist(), "
+            "ddzcore.simulate(0, 1, threads=%d).turns.tolist(), "
+            "ddzcore.simulate(10, 1, policy='rule', threads=%d).turns.tolist())" % (threads, threads, threads))
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, (run.returncode, run.stderr[-500:])
+    want = [simulate(10, 1).turns.tolist(), [], simulate(10, 1, policy="rule").turns.tolist()]
+    assert run.stdout.strip() == " ".join(map(str, want))
 
 
 @pytest.mark.parametrize("kind", ["rule", "laizi", "five"])
