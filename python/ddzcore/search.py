@@ -303,6 +303,7 @@ def _simulate_threads(n_games: int, seed: int, rules: Rules, cap: int, record: b
     ``threads`` threads: the kernel's crew of helper threads claims chunks
     of games (the result is the same for any count, each game's stream
     depending only on its number)."""
+    threads = min(threads, 64)  # the kernel uses at most 64 (as the batch calls); any int >= 1 is allowed
     if policy == "rule":
         return _botplay._play_games(n_games, seed, first_game, rules.flags, rules.bidding == "points",
                                     rules.rob_back, cap, (0, 0, 0), 0, False, _ALL, (1, 1, 1), threads=threads)[0]

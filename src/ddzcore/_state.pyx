@@ -551,11 +551,12 @@ cdef Py_ssize_t play_games(game_fn play, void* ctx, Columns c, uint64_t seed, ui
     j.play, j.ctx, j.cols, j.seed, j.first = play, ctx, &c.c, seed, first
     j.n, j.done, j.per_game, j.rec_size, j.off = c.n, c.n, per_game, rec_size, off
     j.chunk = max(c.n, 1)
+    threads = min(threads, 64)  # the crew's most (and 8 * threads below stays within an int)
     if threads > 1:  # with records a chunk a thread (a copy each), else eight a thread (the last ones even out)
         j.chunk = max(1, min(CHUNK_RECORDED, (c.n + threads - 1) // threads) if rec_size
                       else min(CHUNK_GAMES, c.n // (8 * threads)))
     j.nchunks = (c.n + j.chunk - 1) // j.chunk
-    threads = <int>max(1, min(threads, j.nchunks, 64))
+    threads = <int>max(1, min(threads, j.nchunks))
     if rec_size:
         j.recs = <Recs*>calloc(max(j.nchunks, 1), sizeof(Recs))
         if j.recs == NULL:
