@@ -393,7 +393,7 @@ cdef int bot_run_game(void* ctx, Py_ssize_t i, Rng* r, Buf* b, Recs* rec, GameOu
     """bot_game as a run's game_fn (_state.play_games)."""
     cdef BotRun* x = <BotRun*>ctx
     cdef int rc = bot_game(r, x.f, x.d, b, g)
-    if rc == 0:
+    if rc == 0 and x.d.hands != NULL:  # (given deals: one thread; random deals leave used 0, unwritten by the threads)
         x.used = x.d.at
     return rc
 
