@@ -1010,7 +1010,7 @@ cdef extern from *:
     """
     /* ddz_lz_two(p, w, info, ranks, twice, kind, joker_pair): w plus two
        kickers of `kind` (1: singles, 2: pairs; a multiplier) from `ranks` (a
-       lanes() word of at most 14 ranks) at p, in singles2's and pairs12's
+       rank mask of at most 14 ranks) at p, in singles2's and pairs12's
        order: by the lower kicker rank, two of it first (singles of a rank
        in `twice`, which holds no joker unless joker_pair; pairs pass 0),
        then each higher rank ascending (never both jokers unless
@@ -1051,15 +1051,32 @@ cdef extern from *:
         }
         return q + 2 * m;
     }
-    static inline void* ddz_lz_two(void* p, uint64_t w, uint64_t info, uint64_t ranks, uint64_t twice,
+    /* DDZ_LZ_NIB[m]: one card of each rank j of the 4-bit rank mask m (unit(j),
+       j ascending), then zeros; DDZ_LZ_POP4[m]: how many (filled by _lz_fill). */
+    static uint64_t DDZ_LZ_NIB[16][4];
+    static unsigned char DDZ_LZ_POP4[16];
+    static inline void* ddz_lz_two(void* p, uint64_t w, uint64_t info, unsigned int ranks, uint64_t twice,
                                    uint64_t kind, int joker_pair) {
-        uint64_t k[15 + 4];     /* kind * one card of each rank, ascending; then zeros */
+        /* kind * one card of each rank, ascending, then zeros: four ranks at a
+           time from DDZ_LZ_NIB (four records written, the rank count kept;
+           a loop over the 15 ranks, one at a time, cost about 100
+           instructions a call, counted) */
+        uint64_t k[16 + 4];
         uint64_t* q = (uint64_t*)p;
-        int n = 0, i = 0, r;
-        for (r = 0; r < 15; r++) {
-            k[n] = kind << (4 * r);
-            n += (int)((ranks >> (4 * r)) & 1);
+        int n = 0, i = 0, c, t, shift = (int)kind - 1;
+        for (c = 0; c < 4; c++) {
+            const uint64_t* nib = DDZ_LZ_NIB[(ranks >> (4 * c)) & 15];
+    #if defined(__SSE2__) || defined(_M_X64)
+            __m128i by = _mm_cvtsi32_si128(16 * c + shift);
+            _mm_storeu_si128((__m128i*)(k + n), _mm_sll_epi64(_mm_loadu_si128((const __m128i*)nib), by));
+            _mm_storeu_si128((__m128i*)(k + n + 2), _mm_sll_epi64(_mm_loadu_si128((const __m128i*)(nib + 2)), by));
+    #else
+            for (t = 0; t < 4; t++)
+                k[n + t] = nib[t] << (16 * c + shift);
+    #endif
+            n += DDZ_LZ_POP4[(ranks >> (4 * c)) & 15];
         }
+        (void)t;
         k[n] = k[n + 1] = k[n + 2] = k[n + 3] = 0;
         for (; i < n - 9; i++)
             q = ddz_lz_row(q, w, info, k + i, twice, 13, n - 1 - i);
@@ -1070,11 +1087,13 @@ cdef extern from *:
         if (i < n)
             q = ddz_lz_row(q, w, info, k + i, twice, 0, 0);
         /* both jokers: their pair is the last move (the big joker's row keeps none) */
-        return q - 2 * (!joker_pair && ((ranks >> (4 * 13)) & (ranks >> (4 * 14)) & 1));
+        return q - 2 * (!joker_pair && ((ranks >> 13) & (ranks >> 14) & 1));
     }
     """
-    MoveRec* lz_two "ddz_lz_two" (MoveRec* p, u64 w, u64 info, u64 ranks, u64 twice, u64 kind,
+    MoveRec* lz_two "ddz_lz_two" (MoveRec* p, u64 w, u64 info, unsigned int ranks, u64 twice, u64 kind,
                                   bint joker_pair) noexcept nogil
+    u64 LZ_NIB "DDZ_LZ_NIB"[16][4]
+    unsigned char LZ_POP4 "DDZ_LZ_POP4"[16]
 
 
 cdef inline void lz_kick(Gen* g, LzPool* p, u64 w, u64 info, int kind, int need, int lo, int hi,
@@ -1083,27 +1102,31 @@ cdef inline void lz_kick(Gen* g, LzPool* p, u64 w, u64 info, int kind, int need,
     pool (set_pool's pool): one or two single or pair kickers straight from
     the naturals' lanes plus the wild lane, without rebuilding the pool."""
     cdef u64 wild = unit(g.wild), others, ranks, twice
+    cdef unsigned int bit = 1u << g.wild, mains = rank_span(lo, hi)
     cdef MoveRec* end
     left &= 0 - <int>(((g.wild - lo) | (hi - g.wild)) < 0)   # none free if a main rank is wild's
     if kind == 1 and need <= 2:
-        others = ~run_word(lo, hi - lo + 1, 0xF)
-        ranks = (p.ones | (wild if left >= 1 else 0)) & others
         if need == 2:
             twice = p.twice | (wild if left >= 2 and (g.flags & F_KICKER_REPEAT) else 0)
             if room(g):
-                end = lz_two(g.out + g.n, w, info, ranks, twice, 1, g.flags & F_JOKERS_BOTH)
+                # lz_two reads rank masks (g.at_least[1] is p.ones' mask)
+                end = lz_two(g.out + g.n, w, info, (g.at_least[1] | (bit if left >= 1 else 0)) & ~mains,
+                             twice, 1, g.flags & F_JOKERS_BOTH)
                 g.n = end - g.out
                 return
             g.lanes_twice = twice
             g.lanes_ok = False      # lanes_twice is ours until the next set_pool
+        others = ~run_word(lo, hi - lo + 1, 0xF)
+        ranks = (p.ones | (wild if left >= 1 else 0)) & others
         kick12(g, w, info, need, ranks, g.flags & F_JOKERS_BOTH)
     elif kind == 2 and need <= 2 and not (g.flags & F_KICKER_BOMB):
-        others = ~run_word(lo, hi - lo + 1, 0xF)
-        ranks = (p.twos | (wild if left >= 2 else 0)) & others
         if need == 2 and room(g):
-            end = lz_two(g.out + g.n, w, info, ranks, 0, 2, True)
+            end = lz_two(g.out + g.n, w, info, ((g.at_least[2] & 0x1FFF) | (bit if left >= 2 else 0)) & ~mains,
+                         0, 2, True)
             g.n = end - g.out
             return
+        others = ~run_word(lo, hi - lo + 1, 0xF)
+        ranks = (p.twos | (wild if left >= 2 else 0)) & others
         pair12(g, w, info, need, ranks)
     else:
         set_pool(g, left, rank_span(lo, hi))
@@ -1350,6 +1373,15 @@ cdef void _lz_fill() noexcept:
     cdef unsigned int nib
     for n in range(5):
         LZ_ONES[n] = 0x1111ULL >> (4 * (4 - n))
+    for b in range(16):
+        n = 0
+        for j in range(4):
+            LZ_NIB[b][j] = 0
+        for j in range(4):
+            if (b >> j) & 1:
+                LZ_NIB[b][n] = unit(j)
+                n += 1
+        LZ_POP4[b] = n
     for b in range(2 * 64):
         k, x, n = 2 + b // 64, (b % 64) // 4, b % 4
         LZ_SET_RECS[b].cards = <u64>(k - n) * unit(x) if x < N_RANKS and n < k else 0
