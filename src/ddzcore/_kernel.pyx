@@ -1238,7 +1238,6 @@ cdef struct LzChain:
     u64 w                   # one wild card
     u64 standins            # the stand-in nibbles of units s..top, ascending
     int nst                 # how many
-    int d                   # the wild cards the base of units s..top needs
     LzPool pool             # the kicker pool's naturals
     # A free lead's bare chains of k (planes), kept (nleaves >= 0) so that the
     # planes with kickers walk the same main parts without choosing them again.
@@ -1303,52 +1302,69 @@ cdef inline void lz_leaf(Gen* g, LzChain* ch, u64 phys, int nsub, u64 standins, 
         lz_kick(g, &ch.pool, phys, info, ch.kind, top - ch.s + 1, ch.s, top, g.nw - used)
 
 
-cdef void lz_units(Gen* g, LzChain* ch, int r, int used, u64 phys, int nsub, u64 standins,
-                   int base, int off) noexcept nogil:
-    """Units s..r-1 are chosen (phys, nsub stand-ins, `used` wild cards;
-    their base would need `base` wild cards, `off` of them stand-ins): every
-    choice of units r..top, each unit with naturals letting spare wild cards
-    replace some of them, in the order of choosing unit by unit from r up,
-    none replaced first: the base of r..top (every unit all the naturals it
-    can), then, by the lowest unit c with replacements, from the top down,
-    and by how many (j), the choices of the units above c with the spare
-    wild cards left.  Each call writes a move (its base) and walks only the
-    units with naturals above r: no call chooses "none" (that is the base)."""
-    cdef int top = ch.top, k = ch.k, need = ch.d - base, slack = g.nw - used - need
-    cdef int c, j, full, n, ns
-    cdef unsigned int nat
-    cdef u64 phys_c, standins_c
-    lz_leaf(g, ch, phys + lz_phys(ch, r, top + 1, need), nsub + need - (k if r <= ch.wild <= top else 0),
-            standins | ((ch.standins >> (4 * off)) << (4 * nsub)), used + need)
-    if slack <= 0:
-        return
-    nat = ch.natural & rank_span(r, top)
-    while nat:
-        c = 31 - __builtin_clz_u(nat)
-        nat ^= 1u << c
-        # Units r..c-1 take their base, unit c keeps full - j naturals.
-        n = lz_need(ch, r, c)
-        ns = n - (k if r <= ch.wild < c else 0)
-        full = min(k, count_of(g.naturals, c))
-        phys_c = phys + lz_phys(ch, r, c, n) + <u64>full * unit(c) + <u64>(k - full) * ch.w
-        standins_c = standins | (((ch.standins >> (4 * off)) & ((1ULL << (4 * ns)) - 1)) << (4 * nsub))
-        for j in range(1, min(full, slack) + 1):
-            lz_units(g, ch, c + 1, used + n + k - full + j, phys_c + <u64>j * (ch.w - unit(c)),
-                     nsub + ns + k - full + j, standins_c | (subs(c, k - full + j) << (4 * (nsub + ns))),
-                     base + n + k - full, off + ns + k - full)
+# lz_spares stays a function of its own (gcc): inlined into lz_chain, it
+# cost the windows without spare wild cards (one wild card in hand) about
+# 60 instructions a position, counted.
+cdef extern from *:
+    """
+    #if defined(__GNUC__)
+    struct __pyx_t_7ddzcore_7_kernel_Gen;
+    struct __pyx_t_7ddzcore_7_kernel_LzChain;
+    static void __pyx_f_7ddzcore_7_kernel_lz_spares(struct __pyx_t_7ddzcore_7_kernel_Gen *,
+        struct __pyx_t_7ddzcore_7_kernel_LzChain *, int) __attribute__((noinline));
+    #endif
+    """
+
+
+cdef void lz_spares(Gen* g, LzChain* ch, int d) noexcept nogil:
+    """The chains of the window ch.s..ch.top whose base (every unit all
+    the naturals it can, wild cards for the rest) needs d wild cards, with
+    two spare wild cards or more: a choice is how many naturals j_u each
+    unit u with naturals lets spare wild cards replace (0 to its kept
+    naturals, at most the spare ones in all), and the choices come in
+    their lexicographic order, the lowest unit most significant (the base
+    first; then by the lowest unit with replacements, from the top down,
+    and by how many, the choices of the units above it).  The next choice
+    increments the highest unit that can take one more (room for it, and
+    the units up to it leave a spare wild card) and clears the units above
+    it, and the stand-ins step with it: those of the units up to it stay,
+    one more of it, then the base's above it.  O(1) a move, no recursion
+    (a recursion unit by unit cost about 200 instructions a move, counted)."""
+    cdef int s = ch.s, top = ch.top, slack = g.nw - d, p, h = 0, total = 0, pre, below
+    cdef unsigned int units = ch.natural & rank_span(s, top), room = units, cand
+    cdef u64 kept = ch.kept, stand = lanes(ch.stand & rank_span(s, top)), J = 0
+    cdef u64 deficit = <u64>ch.k * stand - (kept & (stand * 0xF))   # each unit's stand-ins in the base
+    cdef u64 phys = lz_phys(ch, s, top + 1, d), standins = ch.standins
+    lz_leaf(g, ch, phys, ch.nst, standins, d)
+    while True:
+        # a unit below h leaves a spare wild card when the units above it give some back
+        cand = room if total < slack else room & ((1u << h) - 1)
+        if cand == 0:
+            return
+        p = 31 - __builtin_clz_u(cand)
+        J &= (<u64>1 << (4 * p + 4)) - 1
+        below = card_total(deficit & lz_span(s, p + 1))   # the base's stand-ins of units s..p
+        pre = below + card_total(J)                        # the stand-ins of units s..p before
+        J += unit(p)
+        total = card_total(J)
+        h = p
+        room = ((room & ((1u << p) - 1)) | (units & (~0u << (p + 1)))
+                | (<unsigned int>(((J ^ kept) >> (4 * p)) & 0xF != 0) << p))
+        standins = ((standins & ((<u64>1 << (4 * pre)) - 1)) | (<u64>p << (4 * pre))
+                    | ((ch.standins >> (4 * below)) << (4 * pre + 4)))
+        lz_leaf(g, ch, phys + <u64>total * ch.w - J, ch.nst + total, standins, d + total)
 
 
 cdef inline void lz_window(Gen* g, LzChain* ch, int d) noexcept nogil:
     """The chains of the window ch.s..ch.top (its base needs d wild cards;
-    its stand-ins in ch.standins): lz_units, but with no spare wild card
-    (only the base) or exactly one (the common cases) in lz_units' order
+    its stand-ins in ch.standins): lz_spares, but with no spare wild card
+    (only the base) or exactly one (the common cases) in lz_spares' order
     directly: the base, then one natural replaced by the spare wild card
     at each unit with naturals, from the top down."""
     cdef int s = ch.s, top = ch.top, c, pos, below = ch.nst
     cdef u64 phys, standins = ch.standins, low
     if g.nw - d > 1:
-        ch.d = d
-        lz_units(g, ch, s, 0, 0, 0, 0, 0, 0)
+        lz_spares(g, ch, d)
         return
     phys = lz_phys(ch, s, top + 1, d)
     lz_leaf(g, ch, phys, ch.nst, standins, d)
@@ -1367,7 +1383,7 @@ cdef inline void lz_window(Gen* g, LzChain* ch, int d) noexcept nogil:
 
 cdef unsigned char LZ_REV8[256]   # LZ_REV8[b]: the byte b with its bits in reverse order
 # Rank masks of ranks 3..A reversed (bit j = rank A - j: lz_rev12) index the
-# straights' tables: counting up over them walks sets in lz_units' order.
+# straights' tables: counting up over them walks sets in lz_spares' order.
 cdef u64 LZ_RLANES[256]           # LZ_RLANES[b]: lanes() of the reversed byte b (bit j: rank A - j)
 cdef unsigned int LZ_RSET[4096]   # LZ_RSET[y]: the ranks of the reversed mask y counted (bits 0-3)
                                   # and, if at most 4, their nibbles ascending (bits 4-19)
@@ -1432,7 +1448,7 @@ cdef void lz_straight(Gen* g, int combo, int s, int top, unsigned int rspan, uns
     wild card (`rd`: those other than the wild rank, reversed; the wild
     rank's own stands at face value), each with one (`rn`: reversed) keeps
     it or lets a spare wild card replace it.  The sets x of replaced
-    naturals (at most the spare wild cards) come in lz_units' order: by
+    naturals (at most the spare wild cards) come in lz_spares' order: by
     their indicator over s..top, the lowest rank most significant, which
     over reversed masks is counting up, so the next set is the next submask
     (skipping the extensions of a full set): O(1) a move, from tables.
