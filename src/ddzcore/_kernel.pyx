@@ -940,6 +940,7 @@ cdef void gen_all(Gen* g) noexcept nogil:
 # their ranks, ascending); wild cards at face value are not listed.
 
 cdef u64 LZ_ONES[5]      # LZ_ONES[n]: n nibbles of 1 (0, 0x1, 0x11, ...)
+cdef u64 LZ_ALL = 0x1111111111111111ULL   # a nibble of 1 at every rank: x * LZ_ALL sums x's nibbles up
 
 
 cdef inline u64 subs(int r, int n) noexcept nogil:
@@ -1288,8 +1289,12 @@ cdef inline void lz_stand(LzChain* ch, int r) noexcept nogil:
 cdef inline void lz_leaf(Gen* g, LzChain* ch, u64 phys, int nsub, u64 standins, int used) noexcept nogil:
     """A chosen chain of units ch.s..ch.top (phys, nsub stand-ins, `used`
     wild cards): the bare chain (kept for the kicker kinds) or its kicker moves."""
+    lz_read(g, ch, phys, lz_info(g, ch.combo, ch.top, ch.top - ch.s + 1, nsub, standins), used)
+
+
+cdef inline void lz_read(Gen* g, LzChain* ch, u64 phys, u64 info, int used) noexcept nogil:
+    """lz_leaf with the chain's reading made (`info`)."""
     cdef int top = ch.top
-    cdef u64 info = lz_info(g, ch.combo, top, top - ch.s + 1, nsub, standins)
     if ch.kind == 0:
         emit(g, phys, info)
         if 0 <= ch.nleaves < LZ_LEAVES:
@@ -1330,11 +1335,13 @@ cdef void lz_spares(Gen* g, LzChain* ch, int d) noexcept nogil:
     it, and the stand-ins step with it: those of the units up to it stay,
     one more of it, then the base's above it.  O(1) a move, no recursion
     (a recursion unit by unit cost about 200 instructions a move, counted)."""
-    cdef int s = ch.s, top = ch.top, slack = g.nw - d, p, h = 0, total = 0, pre, below
+    cdef int s = ch.s, top = ch.top, slack = g.nw - d, p, h = 0, total = 0, pre, below, cum
     cdef unsigned int units = ch.natural & rank_span(s, top), room = units, cand
     cdef u64 kept = ch.kept, stand = lanes(ch.stand & rank_span(s, top)), J = 0
-    cdef u64 deficit = <u64>ch.k * stand - (kept & (stand * 0xF))   # each unit's stand-ins in the base
+    # The base's stand-ins of units s..u, nibble u (at most nw < 16: a product sums nibbles up)
+    cdef u64 below_of = (<u64>ch.k * stand - (kept & (stand * 0xF))) * LZ_ALL
     cdef u64 phys = lz_phys(ch, s, top + 1, d), standins = ch.standins
+    cdef u64 info = make_info(ch.combo, top, top - s + 1) | (<u64>(g.wild + 1) << 34)
     lz_leaf(g, ch, phys, ch.nst, standins, d)
     while True:
         # a unit below h leaves a spare wild card when the units above it give some back
@@ -1343,16 +1350,18 @@ cdef void lz_spares(Gen* g, LzChain* ch, int d) noexcept nogil:
             return
         p = 31 - __builtin_clz_u(cand)
         J &= (<u64>1 << (4 * p + 4)) - 1
-        below = card_total(deficit & lz_span(s, p + 1))   # the base's stand-ins of units s..p
-        pre = below + card_total(J)                        # the stand-ins of units s..p before
+        below = <int>((below_of >> (4 * p)) & 0xF)
+        cum = <int>(((J * LZ_ALL) >> (4 * p)) & 0xF)       # the replaced naturals of units s..p
+        pre = below + cum                                  # the stand-ins of units s..p before
         J += unit(p)
-        total = card_total(J)
+        total = cum + 1
         h = p
         room = ((room & ((1u << p) - 1)) | (units & (~0u << (p + 1)))
                 | (<unsigned int>(((J ^ kept) >> (4 * p)) & 0xF != 0) << p))
         standins = ((standins & ((<u64>1 << (4 * pre)) - 1)) | (<u64>p << (4 * pre))
                     | ((ch.standins >> (4 * below)) << (4 * pre + 4)))
-        lz_leaf(g, ch, phys + <u64>total * ch.w - J, ch.nst + total, standins, d + total)
+        lz_read(g, ch, phys + <u64>total * ch.w - J,
+                info | (<u64>(ch.nst + total) << 14) | (standins << 18), d + total)
 
 
 cdef inline void lz_window(Gen* g, LzChain* ch, int d) noexcept nogil:
