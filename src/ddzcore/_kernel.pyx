@@ -978,12 +978,16 @@ cdef void lz_sets(Gen* g, int combo, int k, int lo) noexcept nogil:
     rank x with j wild cards; a rank's all-wild set is only the wild rank's
     own, at face value, whose record is its natural set's (j = 0)."""
     cdef int j, b
-    cdef u64 w = unit(g.wild), wb = <u64>(g.wild + 1) << 34, bits = w if g.nw >= k else 0
+    cdef u64 w = unit(g.wild), bits = w if g.nw >= k else 0
     cdef const MoveRec* recs = &LZ_SET_RECS[64 * (k - 2)]
+    cdef MoveRec add[4]     # add[j]: j wild cards and, with any, the wild rank field (recs' info has none)
     cdef bint fast = g.cap - g.n >= 3 * 13
     cdef MoveRec* p
     if not size_ok(g, k) or banned(g, combo):
         return
+    add[0].cards, add[0].info = 0, 0
+    for j in range(1, 4):
+        add[j].cards, add[j].info = <u64>j * w, <u64>(g.wild + 1) << 34
     for j in range(min(g.nw, k - 1) + 1):
         bits |= lanes(g.at_least[k - j] & 0x1FFF) << j
     bits &= ~<u64>0 << (4 * lo)
@@ -991,9 +995,8 @@ cdef void lz_sets(Gen* g, int combo, int k, int lo) noexcept nogil:
     while bits:
         b = ddz_ctz64(bits)
         bits &= bits - 1
-        j = b & 3
-        # the wild rank field without a branch (j wild cards or none, rank after rank)
-        p = put(g, p, recs[b].cards + <u64>j * w, recs[b].info | (wb & (0 - <u64>(j != 0))), fast)
+        # one record read and one added a move: no multiply, no branch on j = b & 3
+        p = put(g, p, recs[b].cards + add[b & 3].cards, recs[b].info + add[b & 3].info, fast)
     done(g, p, fast)
 
 
