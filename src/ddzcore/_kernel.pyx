@@ -1338,33 +1338,39 @@ cdef void lz_spares(Gen* g, LzChain* ch, int d) noexcept nogil:
     it, and the stand-ins step with it: those of the units up to it stay,
     one more of it, then the base's above it.  O(1) a move, no recursion
     (a recursion unit by unit cost about 200 instructions a move, counted)."""
-    cdef int s = ch.s, top = ch.top, slack = g.nw - d, p, h = 0, total = 0, pre, below, cum
-    cdef unsigned int units = ch.natural & rank_span(s, top), room = units, cand
-    cdef u64 kept = ch.kept, stand = lanes(ch.stand & rank_span(s, top)), J = 0
+    cdef int s = ch.s, top = ch.top, slack = g.nw - d, sh, total = 0, pre, below, cum, i
+    cdef unsigned int units = ch.natural & rank_span(s, top), room = units, cand, bit, limit = ~0u
+    cdef u64 kept = ch.kept, stand = lanes(ch.stand & rank_span(s, top)), J = 0, jp
     # The base's stand-ins of units s..u, nibble u (at most nw < 16: a product sums nibbles up)
     cdef u64 below_of = (<u64>ch.k * stand - (kept & (stand * 0xF))) * LZ_ALL
     cdef u64 phys = lz_phys(ch, s, top + 1, d), standins = ch.standins
     cdef u64 info = make_info(ch.combo, top, top - s + 1) | (<u64>(g.wild + 1) << 34)
+    cdef u64 spare[5]       # spare[t]: t wild cards
+    for i in range(5):
+        spare[i] = <u64>i * ch.w
     lz_leaf(g, ch, phys, ch.nst, standins, d)
     while True:
-        # a unit below h leaves a spare wild card when the units above it give some back
-        cand = room if total < slack else room & ((1u << h) - 1)
+        # with every spare wild card used, only a unit below the highest with
+        # replacements (limit: the bits below it) can take one more
+        cand = room & (limit if total == slack else ~0u)
         if cand == 0:
             return
-        p = 31 - __builtin_clz_u(cand)
-        J &= (<u64>1 << (4 * p + 4)) - 1
-        below = <int>((below_of >> (4 * p)) & 0xF)
-        cum = <int>(((J * LZ_ALL) >> (4 * p)) & 0xF)       # the replaced naturals of units s..p
-        pre = below + cum                                  # the stand-ins of units s..p before
-        J += unit(p)
+        bit = 1u << (31 - __builtin_clz_u(cand))
+        sh = 4 * (31 - __builtin_clz_u(cand))
+        J &= (<u64>16 << sh) - 1
+        jp = J >> sh                                      # unit p's replaced naturals so far
+        below = <int>((below_of >> sh) & 0xF)
+        cum = <int>(((J * LZ_ALL) >> sh) & 0xF)          # the replaced naturals of units s..p
+        pre = below + cum                                 # the stand-ins of units s..p before
+        J += <u64>1 << sh
         total = cum + 1
-        h = p
-        room = ((room & ((1u << p) - 1)) | (units & (~0u << (p + 1)))
-                | (<unsigned int>(((J ^ kept) >> (4 * p)) & 0xF != 0) << p))
-        standins = ((standins & ((<u64>1 << (4 * pre)) - 1)) | (<u64>p << (4 * pre))
-                    | ((ch.standins >> (4 * below)) << (4 * pre + 4)))
-        lz_read(g, ch, phys + <u64>total * ch.w - J,
-                info | (<u64>(ch.nst + total) << 14) | (standins << 18), d + total)
+        limit = bit - 1
+        room = ((room & limit) | (units & ~(limit | bit))
+                | (bit if jp + 1 != ((kept >> sh) & 0xF) else 0))
+        standins = ((standins & ((<u64>1 << (4 * pre)) - 1))
+                    | ((((ch.standins >> (4 * below)) << 4) | <u64>(sh >> 2)) << (4 * pre)))
+        lz_read(g, ch, phys + spare[total] - J, info | (<u64>(ch.nst + total) << 14) | (standins << 18),
+                d + total)
 
 
 cdef inline void lz_window(Gen* g, LzChain* ch, int d) noexcept nogil:
