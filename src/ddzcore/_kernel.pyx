@@ -940,6 +940,7 @@ cdef void gen_all(Gen* g) noexcept nogil:
 # their ranks, ascending); wild cards at face value are not listed.
 
 cdef u64 LZ_ONES[5]      # LZ_ONES[n]: n nibbles of 1 (0, 0x1, 0x11, ...)
+cdef u64 LZ_ALL = 0x1111111111111111ULL   # a nibble of 1 at every rank: x * LZ_ALL sums x's nibbles up
 
 
 cdef inline u64 subs(int r, int n) noexcept nogil:
@@ -977,12 +978,16 @@ cdef void lz_sets(Gen* g, int combo, int k, int lo) noexcept nogil:
     rank x with j wild cards; a rank's all-wild set is only the wild rank's
     own, at face value, whose record is its natural set's (j = 0)."""
     cdef int j, b
-    cdef u64 w = unit(g.wild), wb = <u64>(g.wild + 1) << 34, bits = w if g.nw >= k else 0
+    cdef u64 w = unit(g.wild), bits = w if g.nw >= k else 0
     cdef const MoveRec* recs = &LZ_SET_RECS[64 * (k - 2)]
+    cdef MoveRec add[4]     # add[j]: j wild cards and, with any, the wild rank field (recs' info has none)
     cdef bint fast = g.cap - g.n >= 3 * 13
     cdef MoveRec* p
     if not size_ok(g, k) or banned(g, combo):
         return
+    add[0].cards, add[0].info = 0, 0
+    for j in range(1, 4):
+        add[j].cards, add[j].info = <u64>j * w, <u64>(g.wild + 1) << 34
     for j in range(min(g.nw, k - 1) + 1):
         bits |= lanes(g.at_least[k - j] & 0x1FFF) << j
     bits &= ~<u64>0 << (4 * lo)
@@ -990,9 +995,8 @@ cdef void lz_sets(Gen* g, int combo, int k, int lo) noexcept nogil:
     while bits:
         b = ddz_ctz64(bits)
         bits &= bits - 1
-        j = b & 3
-        # the wild rank field without a branch (j wild cards or none, rank after rank)
-        p = put(g, p, recs[b].cards + <u64>j * w, recs[b].info | (wb & (0 - <u64>(j != 0))), fast)
+        # one record read and one added a move: no multiply, no branch on j = b & 3
+        p = put(g, p, recs[b].cards + add[b & 3].cards, recs[b].info + add[b & 3].info, fast)
     done(g, p, fast)
 
 
@@ -1010,7 +1014,7 @@ cdef extern from *:
     """
     /* ddz_lz_two(p, w, info, ranks, twice, kind, joker_pair): w plus two
        kickers of `kind` (1: singles, 2: pairs; a multiplier) from `ranks` (a
-       lanes() word of at most 14 ranks) at p, in singles2's and pairs12's
+       rank mask of at most 14 ranks) at p, in singles2's and pairs12's
        order: by the lower kicker rank, two of it first (singles of a rank
        in `twice`, which holds no joker unless joker_pair; pairs pass 0),
        then each higher rank ascending (never both jokers unless
@@ -1051,16 +1055,38 @@ cdef extern from *:
         }
         return q + 2 * m;
     }
-    static inline void* ddz_lz_two(void* p, uint64_t w, uint64_t info, uint64_t ranks, uint64_t twice,
+    /* DDZ_LZ_NIB[m]: one card of each rank j of the 4-bit rank mask m (unit(j),
+       j ascending), then zeros; DDZ_LZ_POP4[m]: how many (filled by _lz_fill). */
+    static uint64_t DDZ_LZ_NIB[16][4];
+    static unsigned char DDZ_LZ_POP4[16];
+    static inline void* ddz_lz_two(void* p, uint64_t w, uint64_t info, unsigned int ranks, uint64_t twice,
                                    uint64_t kind, int joker_pair) {
-        uint64_t k[15 + 4];     /* kind * one card of each rank, ascending; then zeros */
+        /* kind * one card of each rank, ascending, then zeros: four ranks at a
+           time from DDZ_LZ_NIB (four records written, the rank count kept;
+           a loop over the 15 ranks, one at a time, cost about 100
+           instructions a call, counted) */
+        uint64_t k[16 + 4];
         uint64_t* q = (uint64_t*)p;
-        int n = 0, i = 0, r;
-        for (r = 0; r < 15; r++) {
-            k[n] = kind << (4 * r);
-            n += (int)((ranks >> (4 * r)) & 1);
+        int n = 0, i = 0, c, t, shift = (int)kind - 1;
+        for (c = 0; c < 4; c++) {
+            const uint64_t* nib = DDZ_LZ_NIB[(ranks >> (4 * c)) & 15];
+    #if defined(__SSE2__) || defined(_M_X64)
+            __m128i by = _mm_cvtsi32_si128(16 * c + shift);
+            _mm_storeu_si128((__m128i*)(k + n), _mm_sll_epi64(_mm_loadu_si128((const __m128i*)nib), by));
+            _mm_storeu_si128((__m128i*)(k + n + 2), _mm_sll_epi64(_mm_loadu_si128((const __m128i*)(nib + 2)), by));
+    #else
+            for (t = 0; t < 4; t++)
+                k[n + t] = nib[t] << (16 * c + shift);
+    #endif
+            n += DDZ_LZ_POP4[(ranks >> (4 * c)) & 15];
         }
+        (void)t;
+    #if defined(__SSE2__) || defined(_M_X64)
+        _mm_storeu_si128((__m128i*)(k + n), _mm_setzero_si128());
+        _mm_storeu_si128((__m128i*)(k + n + 2), _mm_setzero_si128());
+    #else
         k[n] = k[n + 1] = k[n + 2] = k[n + 3] = 0;
+    #endif
         for (; i < n - 9; i++)
             q = ddz_lz_row(q, w, info, k + i, twice, 13, n - 1 - i);
         for (; i < n - 5; i++)
@@ -1070,11 +1096,13 @@ cdef extern from *:
         if (i < n)
             q = ddz_lz_row(q, w, info, k + i, twice, 0, 0);
         /* both jokers: their pair is the last move (the big joker's row keeps none) */
-        return q - 2 * (!joker_pair && ((ranks >> (4 * 13)) & (ranks >> (4 * 14)) & 1));
+        return q - 2 * (!joker_pair && ((ranks >> 13) & (ranks >> 14) & 1));
     }
     """
-    MoveRec* lz_two "ddz_lz_two" (MoveRec* p, u64 w, u64 info, u64 ranks, u64 twice, u64 kind,
+    MoveRec* lz_two "ddz_lz_two" (MoveRec* p, u64 w, u64 info, unsigned int ranks, u64 twice, u64 kind,
                                   bint joker_pair) noexcept nogil
+    u64 LZ_NIB "DDZ_LZ_NIB"[16][4]
+    unsigned char LZ_POP4 "DDZ_LZ_POP4"[16]
 
 
 cdef inline void lz_kick(Gen* g, LzPool* p, u64 w, u64 info, int kind, int need, int lo, int hi,
@@ -1083,27 +1111,31 @@ cdef inline void lz_kick(Gen* g, LzPool* p, u64 w, u64 info, int kind, int need,
     pool (set_pool's pool): one or two single or pair kickers straight from
     the naturals' lanes plus the wild lane, without rebuilding the pool."""
     cdef u64 wild = unit(g.wild), others, ranks, twice
+    cdef unsigned int bit = 1u << g.wild, mains = rank_span(lo, hi)
     cdef MoveRec* end
     left &= 0 - <int>(((g.wild - lo) | (hi - g.wild)) < 0)   # none free if a main rank is wild's
     if kind == 1 and need <= 2:
-        others = ~run_word(lo, hi - lo + 1, 0xF)
-        ranks = (p.ones | (wild if left >= 1 else 0)) & others
         if need == 2:
             twice = p.twice | (wild if left >= 2 and (g.flags & F_KICKER_REPEAT) else 0)
             if room(g):
-                end = lz_two(g.out + g.n, w, info, ranks, twice, 1, g.flags & F_JOKERS_BOTH)
+                # lz_two reads rank masks (g.at_least[1] is p.ones' mask)
+                end = lz_two(g.out + g.n, w, info, (g.at_least[1] | (bit if left >= 1 else 0)) & ~mains,
+                             twice, 1, g.flags & F_JOKERS_BOTH)
                 g.n = end - g.out
                 return
             g.lanes_twice = twice
             g.lanes_ok = False      # lanes_twice is ours until the next set_pool
+        others = ~run_word(lo, hi - lo + 1, 0xF)
+        ranks = (p.ones | (wild if left >= 1 else 0)) & others
         kick12(g, w, info, need, ranks, g.flags & F_JOKERS_BOTH)
     elif kind == 2 and need <= 2 and not (g.flags & F_KICKER_BOMB):
-        others = ~run_word(lo, hi - lo + 1, 0xF)
-        ranks = (p.twos | (wild if left >= 2 else 0)) & others
         if need == 2 and room(g):
-            end = lz_two(g.out + g.n, w, info, ranks, 0, 2, True)
+            end = lz_two(g.out + g.n, w, info, ((g.at_least[2] & 0x1FFF) | (bit if left >= 2 else 0)) & ~mains,
+                         0, 2, True)
             g.n = end - g.out
             return
+        others = ~run_word(lo, hi - lo + 1, 0xF)
+        ranks = (p.twos | (wild if left >= 2 else 0)) & others
         pair12(g, w, info, need, ranks)
     else:
         set_pool(g, left, rank_span(lo, hi))
@@ -1210,7 +1242,6 @@ cdef struct LzChain:
     u64 w                   # one wild card
     u64 standins            # the stand-in nibbles of units s..top, ascending
     int nst                 # how many
-    int d                   # the wild cards the base of units s..top needs
     LzPool pool             # the kicker pool's naturals
     # A free lead's bare chains of k (planes), kept (nleaves >= 0) so that the
     # planes with kickers walk the same main parts without choosing them again.
@@ -1261,8 +1292,12 @@ cdef inline void lz_stand(LzChain* ch, int r) noexcept nogil:
 cdef inline void lz_leaf(Gen* g, LzChain* ch, u64 phys, int nsub, u64 standins, int used) noexcept nogil:
     """A chosen chain of units ch.s..ch.top (phys, nsub stand-ins, `used`
     wild cards): the bare chain (kept for the kicker kinds) or its kicker moves."""
+    lz_read(g, ch, phys, lz_info(g, ch.combo, ch.top, ch.top - ch.s + 1, nsub, standins), used)
+
+
+cdef inline void lz_read(Gen* g, LzChain* ch, u64 phys, u64 info, int used) noexcept nogil:
+    """lz_leaf with the chain's reading made (`info`)."""
     cdef int top = ch.top
-    cdef u64 info = lz_info(g, ch.combo, top, top - ch.s + 1, nsub, standins)
     if ch.kind == 0:
         emit(g, phys, info)
         if 0 <= ch.nleaves < LZ_LEAVES:
@@ -1275,52 +1310,79 @@ cdef inline void lz_leaf(Gen* g, LzChain* ch, u64 phys, int nsub, u64 standins, 
         lz_kick(g, &ch.pool, phys, info, ch.kind, top - ch.s + 1, ch.s, top, g.nw - used)
 
 
-cdef void lz_units(Gen* g, LzChain* ch, int r, int used, u64 phys, int nsub, u64 standins,
-                   int base, int off) noexcept nogil:
-    """Units s..r-1 are chosen (phys, nsub stand-ins, `used` wild cards;
-    their base would need `base` wild cards, `off` of them stand-ins): every
-    choice of units r..top, each unit with naturals letting spare wild cards
-    replace some of them, in the order of choosing unit by unit from r up,
-    none replaced first: the base of r..top (every unit all the naturals it
-    can), then, by the lowest unit c with replacements, from the top down,
-    and by how many (j), the choices of the units above c with the spare
-    wild cards left.  Each call writes a move (its base) and walks only the
-    units with naturals above r: no call chooses "none" (that is the base)."""
-    cdef int top = ch.top, k = ch.k, need = ch.d - base, slack = g.nw - used - need
-    cdef int c, j, full, n, ns
-    cdef unsigned int nat
-    cdef u64 phys_c, standins_c
-    lz_leaf(g, ch, phys + lz_phys(ch, r, top + 1, need), nsub + need - (k if r <= ch.wild <= top else 0),
-            standins | ((ch.standins >> (4 * off)) << (4 * nsub)), used + need)
-    if slack <= 0:
-        return
-    nat = ch.natural & rank_span(r, top)
-    while nat:
-        c = 31 - __builtin_clz_u(nat)
-        nat ^= 1u << c
-        # Units r..c-1 take their base, unit c keeps full - j naturals.
-        n = lz_need(ch, r, c)
-        ns = n - (k if r <= ch.wild < c else 0)
-        full = min(k, count_of(g.naturals, c))
-        phys_c = phys + lz_phys(ch, r, c, n) + <u64>full * unit(c) + <u64>(k - full) * ch.w
-        standins_c = standins | (((ch.standins >> (4 * off)) & ((1ULL << (4 * ns)) - 1)) << (4 * nsub))
-        for j in range(1, min(full, slack) + 1):
-            lz_units(g, ch, c + 1, used + n + k - full + j, phys_c + <u64>j * (ch.w - unit(c)),
-                     nsub + ns + k - full + j, standins_c | (subs(c, k - full + j) << (4 * (nsub + ns))),
-                     base + n + k - full, off + ns + k - full)
+# lz_spares stays a function of its own (gcc): inlined into lz_chain, it
+# cost the windows without spare wild cards (one wild card in hand) about
+# 60 instructions a position, counted.
+cdef extern from *:
+    """
+    #if defined(__GNUC__)
+    struct __pyx_t_7ddzcore_7_kernel_Gen;
+    struct __pyx_t_7ddzcore_7_kernel_LzChain;
+    static void __pyx_f_7ddzcore_7_kernel_lz_spares(struct __pyx_t_7ddzcore_7_kernel_Gen *,
+        struct __pyx_t_7ddzcore_7_kernel_LzChain *, int) __attribute__((noinline));
+    #endif
+    """
+
+
+cdef void lz_spares(Gen* g, LzChain* ch, int d) noexcept nogil:
+    """The chains of the window ch.s..ch.top whose base (every unit all
+    the naturals it can, wild cards for the rest) needs d wild cards, with
+    two spare wild cards or more: a choice is how many naturals j_u each
+    unit u with naturals lets spare wild cards replace (0 to its kept
+    naturals, at most the spare ones in all), and the choices come in
+    their lexicographic order, the lowest unit most significant (the base
+    first; then by the lowest unit with replacements, from the top down,
+    and by how many, the choices of the units above it).  The next choice
+    increments the highest unit that can take one more (room for it, and
+    the units up to it leave a spare wild card) and clears the units above
+    it, and the stand-ins step with it: those of the units up to it stay,
+    one more of it, then the base's above it.  O(1) a move, no recursion
+    (a recursion unit by unit cost about 200 instructions a move, counted)."""
+    cdef int s = ch.s, top = ch.top, slack = g.nw - d, sh, total = 0, pre, below, cum, i
+    cdef unsigned int units = ch.natural & rank_span(s, top), room = units, cand, bit, limit = ~0u
+    cdef u64 kept = ch.kept, stand = lanes(ch.stand & rank_span(s, top)), J = 0, jp
+    # The base's stand-ins of units s..u, nibble u (at most nw < 16: a product sums nibbles up)
+    cdef u64 below_of = (<u64>ch.k * stand - (kept & (stand * 0xF))) * LZ_ALL
+    cdef u64 phys = lz_phys(ch, s, top + 1, d), standins = ch.standins
+    cdef u64 info = make_info(ch.combo, top, top - s + 1) | (<u64>(g.wild + 1) << 34)
+    cdef u64 spare[5]       # spare[t]: t wild cards
+    for i in range(5):
+        spare[i] = <u64>i * ch.w
+    lz_leaf(g, ch, phys, ch.nst, standins, d)
+    while True:
+        # with every spare wild card used, only a unit below the highest with
+        # replacements (limit: the bits below it) can take one more
+        cand = room & (limit if total == slack else ~0u)
+        if cand == 0:
+            return
+        bit = 1u << (31 - __builtin_clz_u(cand))
+        sh = 4 * (31 - __builtin_clz_u(cand))
+        J &= (<u64>16 << sh) - 1
+        jp = J >> sh                                      # unit p's replaced naturals so far
+        below = <int>((below_of >> sh) & 0xF)
+        cum = <int>(((J * LZ_ALL) >> sh) & 0xF)          # the replaced naturals of units s..p
+        pre = below + cum                                 # the stand-ins of units s..p before
+        J += <u64>1 << sh
+        total = cum + 1
+        limit = bit - 1
+        room = ((room & limit) | (units & ~(limit | bit))
+                | (bit if jp + 1 != ((kept >> sh) & 0xF) else 0))
+        standins = ((standins & ((<u64>1 << (4 * pre)) - 1))
+                    | ((((ch.standins >> (4 * below)) << 4) | <u64>(sh >> 2)) << (4 * pre)))
+        lz_read(g, ch, phys + spare[total] - J, info | (<u64>(ch.nst + total) << 14) | (standins << 18),
+                d + total)
 
 
 cdef inline void lz_window(Gen* g, LzChain* ch, int d) noexcept nogil:
     """The chains of the window ch.s..ch.top (its base needs d wild cards;
-    its stand-ins in ch.standins): lz_units, but with no spare wild card
-    (only the base) or exactly one (the common cases) in lz_units' order
+    its stand-ins in ch.standins): lz_spares, but with no spare wild card
+    (only the base) or exactly one (the common cases) in lz_spares' order
     directly: the base, then one natural replaced by the spare wild card
     at each unit with naturals, from the top down."""
     cdef int s = ch.s, top = ch.top, c, pos, below = ch.nst
     cdef u64 phys, standins = ch.standins, low
     if g.nw - d > 1:
-        ch.d = d
-        lz_units(g, ch, s, 0, 0, 0, 0, 0, 0)
+        lz_spares(g, ch, d)
         return
     phys = lz_phys(ch, s, top + 1, d)
     lz_leaf(g, ch, phys, ch.nst, standins, d)
@@ -1339,7 +1401,7 @@ cdef inline void lz_window(Gen* g, LzChain* ch, int d) noexcept nogil:
 
 cdef unsigned char LZ_REV8[256]   # LZ_REV8[b]: the byte b with its bits in reverse order
 # Rank masks of ranks 3..A reversed (bit j = rank A - j: lz_rev12) index the
-# straights' tables: counting up over them walks sets in lz_units' order.
+# straights' tables: counting up over them walks sets in lz_spares' order.
 cdef u64 LZ_RLANES[256]           # LZ_RLANES[b]: lanes() of the reversed byte b (bit j: rank A - j)
 cdef unsigned int LZ_RSET[4096]   # LZ_RSET[y]: the ranks of the reversed mask y counted (bits 0-3)
                                   # and, if at most 4, their nibbles ascending (bits 4-19)
@@ -1350,6 +1412,15 @@ cdef void _lz_fill() noexcept:
     cdef unsigned int nib
     for n in range(5):
         LZ_ONES[n] = 0x1111ULL >> (4 * (4 - n))
+    for b in range(16):
+        n = 0
+        for j in range(4):
+            LZ_NIB[b][j] = 0
+        for j in range(4):
+            if (b >> j) & 1:
+                LZ_NIB[b][n] = unit(j)
+                n += 1
+        LZ_POP4[b] = n
     for b in range(2 * 64):
         k, x, n = 2 + b // 64, (b % 64) // 4, b % 4
         LZ_SET_RECS[b].cards = <u64>(k - n) * unit(x) if x < N_RANKS and n < k else 0
@@ -1395,7 +1466,7 @@ cdef void lz_straight(Gen* g, int combo, int s, int top, unsigned int rspan, uns
     wild card (`rd`: those other than the wild rank, reversed; the wild
     rank's own stands at face value), each with one (`rn`: reversed) keeps
     it or lets a spare wild card replace it.  The sets x of replaced
-    naturals (at most the spare wild cards) come in lz_units' order: by
+    naturals (at most the spare wild cards) come in lz_spares' order: by
     their indicator over s..top, the lowest rank most significant, which
     over reversed masks is counting up, so the next set is the next submask
     (skipping the extensions of a full set): O(1) a move, from tables.
@@ -1453,10 +1524,21 @@ cdef void lz_straights1(Gen* g, int combo, int min_len, int lo, int fix_len) noe
     value) or none (the natural straight, then the wild card standing in
     for each rank in turn, top rank first); lz_straight's moves and order."""
     cdef unsigned int natural = g.at_least[1] & 0xFFF & ~(1u << g.wild), gaps, after
-    cdef int s, top, first, end, hole, c
+    cdef unsigned int holes = ~natural & 0xFFF, once = 0, twice = 0, starts
+    cdef int s, top, first, end, hole, c, i, length = fix_len if fix_len else min_len
     cdef u64 w = unit(g.wild), one = (<u64>(g.wild + 1) << 34) | (<u64>1 << 14), base, info
     cdef MoveRec* p = g.out + g.n
-    for s in range(R_ACE + 2 - min_len):
+    if length > R_ACE + 1:
+        return
+    # The starts whose shortest straight has at most one rank without a natural
+    # (the others cost a pass each before: about 30 instructions, counted).
+    for i in range(length):
+        twice |= once & (holes >> i)
+        once |= holes >> i
+    starts = ~twice & ((1u << (R_ACE + 2 - length)) - 1)
+    while starts:
+        s = ddz_ctz(starts)
+        starts &= starts - 1
         # The straights from s end before its second gap (or after A).
         after = 1u << (R_ACE + 1 - s)
         gaps = (~natural >> s) & (after - 1) | after
@@ -1683,14 +1765,26 @@ cdef extern from *:
 
 
 cdef void lz_all(Gen* g) noexcept nogil:
-    """Every laizi move of a free lead, type by type (the planes share their prefix sums)."""
-    cdef int combo
+    """Every laizi move of a free lead, type by type (the planes share their
+    main parts).  One lz_type call a type, each with its combo a constant:
+    a loop over the combos made lz_type a jump table, an indirect branch a
+    type that mispredicted 7 times a position (callgrind's branch simulation)."""
     cdef LzChain ch
     cdef LzParts parts
     ch.k = 0
     parts.k = 0
-    for combo in range(C_SINGLE, C_BOMB):
-        lz_type(g, combo, 0, 0, &ch, &parts)
+    lz_type(g, C_SINGLE, 0, 0, &ch, &parts)
+    lz_type(g, C_PAIR, 0, 0, &ch, &parts)
+    lz_type(g, C_TRIO, 0, 0, &ch, &parts)
+    lz_type(g, C_TRIO_SINGLE, 0, 0, &ch, &parts)
+    lz_type(g, C_TRIO_PAIR, 0, 0, &ch, &parts)
+    lz_type(g, C_STRAIGHT, 0, 0, &ch, &parts)
+    lz_type(g, C_PAIR_CHAIN, 0, 0, &ch, &parts)
+    lz_type(g, C_PLANE, 0, 0, &ch, &parts)
+    lz_type(g, C_PLANE_SINGLE, 0, 0, &ch, &parts)
+    lz_type(g, C_PLANE_PAIR, 0, 0, &ch, &parts)
+    lz_type(g, C_FOUR_TWO_SINGLE, 0, 0, &ch, &parts)
+    lz_type(g, C_FOUR_TWO_PAIR, 0, 0, &ch, &parts)
     lz_bombs(g, -1)
 
 
