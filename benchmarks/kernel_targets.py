@@ -101,7 +101,10 @@ def main(argv: "list[str] | None" = None) -> int:
                     float(guard.count("OVER BUDGET")), 0, True, ""))
 
     counted = run("modes_instructions.py")
-    timed = run("modes.py", "--repeat", "9" if args.quick else "21", "--positions", "200" if args.quick else "2000")
+    # 15 rounds: with modes.py's default 5 the ratios moved by 0.3-0.5 between runs (one deck's short
+    # calls caught in a slow or fast spell of the host); with 15, three runs agreed within 0.08
+    timed = run("modes.py", "--repeat", "9" if args.quick else "21", "--rounds", "5" if args.quick else "15",
+                "--positions", "200" if args.quick else "2000")
     for k in range(1, 5):
         rows.append(Row(f"laizi, {k} wild: instructions a move over one deck's",
                         number(rf"^laizi, {k} wild\s.*\s([\d.]+)$", counted), 1.5, True))
