@@ -1,6 +1,6 @@
 """Lead generation speed per rules mode, in one run (issues 5 and 6).
 
-    python benchmarks/modes.py [--positions N] [--repeat R] [--rounds K] [--moves M]
+    python benchmarks/modes.py [--positions N] [--repeat R] [--rounds K]
 
 Rows: one deck without wild cards; laizi (wild rank 7) with exactly 0, 1, 2,
 3 and 4 wild cards in hand; two decks (21-card hands).  Hands are seeded
@@ -11,12 +11,6 @@ move relative to one deck's (issue 16's laizi target: at most 1.5x).  Each
 of K interleaved rounds times every row (the best of R calls); the figures
 are the medians over the rounds, so a slow spell of a shared machine hits
 all rows alike.  The last line sums up the laizi rows' ratios.
-
-With ``--moves M`` each row gets its own number of positions, about M
-moves' worth (at least 200), so that every row writes as many bytes a call:
-with 2,000 positions each, one deck's moves (2 MB) stay in cache while the
-laizi rows write 9-105 MB a call, and that difference, not the generator,
-is most of the timed ratio (compare the counted one, modes_instructions.py).
 """
 
 from __future__ import annotations
@@ -71,15 +65,10 @@ def main() -> None:
     ap.add_argument("--positions", type=int, default=2000)
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--moves", type=int, default=0, help="size each row to about this many moves a call")
     args = ap.parse_args()
     setups = []
     for name, rules, sizes, deck, wilds in rows():
-        n = args.positions
-        if args.moves:  # moves a position from a sample of the same deals
-            sample = hands_array(deal_hands(400, sizes, deck, rules.wild, wilds, seed=7), rules)
-            n = max(200, round(args.moves * 400 / len(legal_moves_batch(sample, rules=rules)[0])))
-        hands = hands_array(deal_hands(n, sizes, deck, rules.wild, wilds, seed=7), rules)
+        hands = hands_array(deal_hands(args.positions, sizes, deck, rules.wild, wilds, seed=7), rules)
         moves, _ = legal_moves_batch(hands, rules=rules)
         out = moves.base if moves.base is not None else moves
         setups.append((name, rules, hands, out, len(moves)))
@@ -89,7 +78,7 @@ def main() -> None:
         for i, (name, rules, hands, out, n_moves) in enumerate(setups):
             counts[i].append(best(lambda: count_moves_batch(hands, rules=rules), args.repeat))
             batches[i].append(best(lambda: legal_moves_batch(hands, rules=rules, out=out), args.repeat))
-    print(f"{'mode':<16} {'positions':>9} {'moves/pos':>9} {'count pos/s':>12} {'batch pos/s':>12} {'batch moves/s':>14} "
+    print(f"{'mode':<16} {'moves/pos':>9} {'count pos/s':>12} {'batch pos/s':>12} {'batch moves/s':>14} "
           f"{'ns/move':>8} {'x one deck':>10}")
     base = None
     ratios = []
@@ -99,7 +88,7 @@ def main() -> None:
         base = base or per_move
         if name.startswith("laizi") and not name.startswith("laizi, 0"):
             ratios.append(f"{name.split(', ')[1]} {per_move / base:.2f}x")
-        print(f"{name:<16} {n:>9} {n_moves / n:>9.1f} {n / t_count / 1e6:>11.2f}M {n / t_batch / 1e6:>11.2f}M "
+        print(f"{name:<16} {n_moves / n:>9.1f} {n / t_count / 1e6:>11.2f}M {n / t_batch / 1e6:>11.2f}M "
               f"{n_moves / t_batch / 1e6:>13.0f}M {per_move * 1e9:>8.2f} {per_move / base:>10.2f}")
     print(f"laizi time per move / one deck's ({args.rounds} interleaved rounds, medians): "
           + ", ".join(ratios) + " (target <= 1.5x)")
