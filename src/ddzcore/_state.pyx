@@ -377,7 +377,7 @@ cdef bint state_anti_spring(const State* s) noexcept nogil:
 
 cdef class Columns:
     """The result columns of ``n`` games of ``players`` seats (``cols``, a
-    dict of NumPy arrays of ``n`` rows), filled by ``put`` from ``GameOut``
+    dict of NumPy arrays of ``n`` rows), filled by ``cols_put`` from ``GameOut``
     records; the keys and dtypes ``SelfPlay`` and ``ddzcore.tools.botsim``
     document: landlord, winner, first_caller, partner, wild (int8),
     redeals, turns (uint16), base, robs, bombs, marked, soft_bombs (uint8),
@@ -506,8 +506,9 @@ cdef void run_share(void* job, int t) noexcept nogil:
             rc = j.play(j.ctx, i, &r, &b, rec, &g)
             if rc < 0:
                 ddz_store(&j.failed, 1)
-            if rc:
-                j.done = i  # (rc 1: the deals ran out, one thread)
+                break
+            if rc == 1:  # the deals ran out (given deals: one thread)
+                j.done = i
                 break
             cols_put(j.cols, i, &g)
             if rec != NULL:
