@@ -352,7 +352,8 @@ def simulate(n_games: int, seed: int, policy: str = "random", rules: "Rules | st
     identical for any count); while another Python thread's call has the
     helpers, a call plays alone.  With ``record`` and several threads the
     threads' blocks of records are joined with one copy, each block freed
-    once copied (peak memory about 1.1x the result).
+    once copied (peak memory 1.06x the result at a million games,
+    ``benchmarks/batch_memory.py``).
 
     Returns a ``SelfPlay`` of arrays.  Raises ``InvalidArgumentError`` for a
     bad count (0..2**40), seed, policy, thread count or ``players`` (3 or
