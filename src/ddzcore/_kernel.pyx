@@ -2997,11 +2997,12 @@ cdef int crew_take(int threads) noexcept:
     cdef int t
     if threads < 2:
         return 1
-    if crew_lock == NULL:
+    if crew_nap == NULL:  # (a fork's child starts anew: _crew_forget)
         crew_nap = PyThread_allocate_lock()
         if crew_nap == NULL:
             return 1
         PyThread_acquire_lock(crew_nap, WAIT_LOCK)
+    if crew_lock == NULL:
         crew_lock = PyThread_allocate_lock()
         if crew_lock == NULL:
             return 1
