@@ -76,7 +76,8 @@ def main() -> None:
                   f"end {med([x['end'] for x in tr])} ms")
             for i in range(len(tr[0]["threads"])):
                 began, known, done = ([x["threads"][i][k] for x in tr] for k in range(3))
-                print(f"    thread {i}: began {med(began)}  start known {med(known)}  finished {med(done)}"
+                print(f"    thread {i}: began {med(began)}  start known {med(known)}  finished {med(done)}  "
+                      f"stole {statistics.median(x['steals'][i] for x in tr):g} parts"
                       + (f"  (met thread {i - 1} at position {statistics.median(x['meet'][i] for x in tr):.0f},"
                          f" its part from {statistics.median(x['lo'][i] for x in tr):.0f})" if i else ""))
             if name == "legal_moves_batch":  # thread 0's rate (positions per ms) alone, then beside thread 1
@@ -86,9 +87,9 @@ def main() -> None:
                     if t == 1:
                         alone.append(len(hands) / (d0 - b0) / 1e3)
                         continue
-                    k1, meet, hi0 = one["threads"][1][1], one["meet"][1], one["lo"][1]
+                    k1, meet, made = one["threads"][1][1], one["meet"][1], one["made"][0]
                     before.append(meet / (k1 - b0) / 1e3)
-                    after.append((hi0 - meet) / (d0 - k1) / 1e3)
+                    after.append((made - meet) / (d0 - k1) / 1e3)
                 if t == 1:
                     print(f"    thread 0 generates {statistics.median(alone):.0f} positions/ms alone")
                 else:

@@ -170,6 +170,25 @@ def test_parts_overflowing_the_block(threads: int) -> None:
     assert np.array_equal(o, offsets) and np.array_equal(m, moves) and m.base is not out
 
 
+@pytest.mark.parametrize("threads", [2, 3])
+def test_stolen_parts_same_result(threads: int) -> None:
+    # Rich hands after plain ones: the first parts finish long before the
+    # last, so their threads steal from it (and from what was stolen).
+    plain, _ = make_positions(3000)
+    hands = np.concatenate([plain, rich_hands(3000)])
+    moves, offsets = legal_moves_batch(hands)
+    out = np.zeros(len(moves) + 10, MOVE_DTYPE)
+    steals = 0
+    for _ in range(10):
+        _kernel._trace(True)
+        m, o = legal_moves_batch(hands, out=out, threads=threads)
+        trace = _kernel._trace(False)
+        assert np.array_equal(o, offsets) and np.array_equal(m, moves)
+        steals += sum(trace["steals"])
+        assert sum(trace["made"]) == len(hands)  # every position generated once
+    assert steals > 0
+
+
 @pytest.mark.parametrize("n", [255, 256, 257, 513, 1000])
 def test_part_boundaries(n: int) -> None:
     # Parts (and the chunks counting claims) of any size, down to one chunk per thread.

@@ -22,7 +22,7 @@ from libc.string cimport memcpy
 from libc.stdint cimport int64_t
 
 from ddzcore.bits cimport *
-from ddzcore.atomic cimport ddz_load, ddz_store, ddz_add, ddz_pause, ddz_yield, ddz_sleep_while, ddz_wake
+from ddzcore.atomic cimport ddz_load, ddz_store, ddz_add, ddz_cas, ddz_pause, ddz_yield, ddz_sleep_while, ddz_wake
 
 
 cimport numpy as cnp
@@ -2634,14 +2634,20 @@ cdef object adopt_block(object descr, void* data, Py_ssize_t n, Py_ssize_t items
 # t > 0 must first learn where its part starts, that is where part t - 1
 # ends: it counts part t - 1 backwards from its end (no writes, in closed
 # form where count_closed applies: a count costs about count_cost() of a
-# generation) while thread t - 1 generates it
-# forwards from its start, publishing how far it got (every PUBLISH
-# positions, with their offsets from the part's start).  Where they meet,
-# part t - 1's start, the offset thread t - 1 wrote there and what thread t
-# counted add up to the start of part t: only the positions thread t - 1
+# generation) while thread t - 1 generates it forwards from its start,
+# publishing how far it got (every PUBLISH positions, their offsets
+# written).  Where they meet, the offset thread t - 1 wrote there plus what
+# thread t counted is the start of part t: only the positions thread t - 1
 # had not reached yet are counted (with two threads a third of part 0, not
 # all of it).  Parts shrink by the time their thread spends counting, so
-# all finish together.  Nothing is copied and no thread waits for
+# all would finish together if all threads ran alike; they do not (a
+# virtual CPU stalls, a helper wakes late), so a thread that finishes its
+# part steals the far end of the part with the most positions left: it
+# cuts it where both should finish together and finds where its new part
+# starts the same way, counting back from the cut to the part's owner.
+# An owner claims its positions PUBLISH at a time and a thief cuts with
+# one atomic compare-and-swap on the part's claim word, so no position is
+# generated twice or skipped.  Nothing is copied and no thread waits for
 # another's moves (only, at worst, for its start), so the result is the
 # same for any thread count.  A part that overflows the buffer continues in
 # a block of its own, copied into place at the end.  Counting (count_batch)
@@ -2677,6 +2683,8 @@ cdef double trace_call[5]
 cdef double trace_thread[64][3]
 cdef Py_ssize_t trace_meet[64]
 cdef Py_ssize_t trace_lo[64]
+cdef int trace_steals[64]
+cdef Py_ssize_t trace_made[64]
 
 
 cdef inline void stamp(double* at) noexcept nogil:
@@ -2693,8 +2701,9 @@ def _trace(on):
     """Turn the batch calls' timeline on or off; returns the last traced
     call's as a dict (seconds from the call's start, None for a point the
     call did not pass: input checked, helpers started, helpers joined, end;
-    per thread (began, start known, finished), where its part begins and
-    where it met the thread before it)."""
+    per thread (began, start known, finished), where its part begins,
+    where it met the thread before it, how many parts it stole and how
+    many positions it generated)."""
     global tracing
     cdef int t
     last = {"checked": since(trace_call[TR_CHECKED]), "started": since(trace_call[TR_STARTED]),
@@ -2702,9 +2711,12 @@ def _trace(on):
             "threads": [tuple(since(trace_thread[t][k]) for k in range(3)) for t in range(64)
                         if trace_thread[t][0] != 0],
             "meet": [trace_meet[t] for t in range(64) if trace_thread[t][0] != 0],
-            "lo": [trace_lo[t] for t in range(64) if trace_thread[t][0] != 0]}
+            "lo": [trace_lo[t] for t in range(64) if trace_thread[t][0] != 0],
+            "steals": [trace_steals[t] for t in range(64) if trace_thread[t][0] != 0],
+            "made": [trace_made[t] for t in range(64) if trace_thread[t][0] != 0]}
     for t in range(64):
         trace_thread[t][0] = trace_thread[t][1] = trace_thread[t][2] = 0
+        trace_steals[t] = trace_made[t] = 0
     for t in range(5):
         trace_call[t] = 0
     tracing = bool(on)
@@ -2715,6 +2727,7 @@ cdef enum:
     CHUNK = 256             # positions a counting thread claims at a time
     NAP = 20                # microseconds a thread waits before looking again for its start
     PUBLISH = 16            # positions between two reports of a generating thread's progress
+    POLL = 256              # positions a counting thread counts between two looks at that progress
 
 # Positions a thread needs before starting it pays (starting and waking a
 # thread costs tens of microseconds here: with 4,000 leads two threads
@@ -2769,9 +2782,10 @@ cdef bint buf_reserve(Buf* b, Py_ssize_t need, Py_ssize_t keep) noexcept nogil:
 
 cdef Py_ssize_t fill(Buf* b, Py_ssize_t total, const u64* hands, const u64* last_cards,
                      const u64* last_info, int flags, Py_ssize_t lo, Py_ssize_t hi,
-                     int64_t* off) noexcept nogil:
+                     int64_t* off, Py_ssize_t base) noexcept nogil:
     """Moves of positions lo..hi-1 into b from record `total` on; off[i + 1]
-    becomes the end of position i's moves.  Returns the new total, -1 without memory."""
+    becomes the end of position i's moves in the batch (b's record 0 is the
+    batch's record `base`).  Returns the new total, -1 without memory."""
     cdef Py_ssize_t i, got
     cdef u64 lc = 0, li = 0
     for i in range(lo, hi):
@@ -2783,7 +2797,7 @@ cdef Py_ssize_t fill(Buf* b, Py_ssize_t total, const u64* hands, const u64* last
                 return -1
             gen_moves(hands[i], lc, li, flags, b.p + total, b.cap - total)
         total += got
-        off[i + 1] = total
+        off[i + 1] = base + total
     return total
 
 
@@ -2809,11 +2823,22 @@ cdef Py_ssize_t count_range(const u64* hands, const u64* last_cards, const u64* 
 
 
 cdef struct Part:
-    Py_ssize_t lo, hi       # its positions
+    Py_ssize_t lo           # its first position
+    int before              # the part its start is counted back through (-1: it starts the batch)
     Py_ssize_t start        # its first record in the batch
+    long long claim         # (next << 32) | end, from lo: positions claimed, the part's end (atomic; see steal)
     long long done          # its positions lo..done-1 are generated (atomic; -1 until start is known)
     Py_ssize_t n            # its records (-1: out of memory)
     Buf buf                 # a view of the batch's buffer at start, or its own block after an overflow
+
+
+cdef union Slot:
+    Part part
+    char line[128]          # a part to itself (no false sharing: owners and thieves write their own)
+
+
+cdef inline Part* part_at(Job* j, Py_ssize_t k) noexcept nogil:
+    return &j.parts[k].part
 
 
 cdef struct Job:
@@ -2824,23 +2849,34 @@ cdef struct Job:
     Py_ssize_t n, total
     int64_t* off
     Buf dest
-    Part* parts             # one per thread (generation)
+    Slot* parts             # generation: one per thread, then the stolen ones (part_at)
+    void* block             # the parts' memory (parts is aligned within it)
+    long long nparts        # parts in use (atomic: a thief takes the next)
+    int maxparts            # room in parts
+    double keep             # the share of what is left that a victim keeps (steal)
     long long nchunks, claimed    # counting: chunks of CHUNK positions, the next one to claim (atomic)
     long long bad           # counting: a chunk failed its input check (atomic; the call then raises)
     bint counting           # count only: off[i] is position i's count (count_batch)
 
 
-cdef Py_ssize_t part_start(Job* j, int t) noexcept nogil:
-    """Where part t > 0 starts: part t - 1 counted backwards from its end
-    until it meets thread t - 1 generating it forwards (see "batches")."""
-    cdef Part* before = &j.parts[t - 1]
-    cdef Py_ssize_t q = before.hi, counted = 0
+cdef enum:
+    CLAIM_BITS = 32         # a claim word's halves (parts are shorter than 2**31 positions: run)
+    MIN_STEAL = 8 * PUBLISH  # positions left in a part worth stealing from it
+    STEALS = 16             # parts a thread may add by stealing
+
+
+cdef Py_ssize_t part_start(Job* j, int k) noexcept nogil:
+    """Where part k starts: the part before it counted backwards from part
+    k's first position until it meets that part's owner generating it
+    forwards (see "batches")."""
+    cdef Part* before = part_at(j, part_at(j, k).before)
+    cdef Py_ssize_t q = part_at(j, k).lo, counted = 0
     cdef long long done
     while True:
-        if q == before.lo or (before.hi - q) % PUBLISH == 0:
+        if q == before.lo or (part_at(j, k).lo - q) % POLL == 0:  # (rare looks: the owner writes that line)
             done = ddz_load(&before.done)
-            if done >= q:  # positions before q are generated: off[q] is in (from the part's start)
-                return before.start + (j.off[q] if q > before.lo else 0) + counted
+            if done >= q:  # positions before q are generated: off[q] is in
+                return (j.off[q] if q > before.lo else before.start) + counted
             if q == before.lo:  # counted it all: wait until its start is known
                 PyThread_acquire_lock_timed(crew_nap, NAP, 0)  # (only with the crew: in order, its start is known)
                 continue
@@ -2849,45 +2885,101 @@ cdef Py_ssize_t part_start(Job* j, int t) noexcept nogil:
                               j.last_info[q] if j.last_cards != NULL else 0, j.flags)
 
 
+cdef int steal(Job* j) noexcept nogil:
+    """Take the far end of the part being generated with the most positions
+    left (at least MIN_STEAL) as a new part; returns its index, -1 when none
+    is worth it.  The victim keeps j.keep of what is left: the thief must
+    count back to it before it generates (part_start), so both then finish
+    together.  A part not started yet is left alone: its owner may be this
+    thread (shares run in turn when the crew is short), and a thief never
+    waits."""
+    cdef int k, best, mine = -1
+    cdef long long c, nxt, end, left, most, cut
+    cdef Part* p
+    while True:
+        best, most = -1, MIN_STEAL - 1
+        for k in range(<int>min(ddz_load(&j.nparts), j.maxparts)):
+            c = ddz_load(&part_at(j, k).claim)
+            left = (c & ((1LL << CLAIM_BITS) - 1)) - (c >> CLAIM_BITS)
+            if left > most and ddz_load(&part_at(j, k).done) >= 0:
+                best, most = k, left
+        if best < 0:
+            return -1
+        if mine < 0:  # a slot for the new part (its claim word 0 until it is filled in: nothing to steal)
+            mine = <int>ddz_add(&j.nparts, 1)
+            if mine >= j.maxparts:
+                return -1
+        p = part_at(j, best)
+        c = ddz_load(&p.claim)
+        nxt, end = c >> CLAIM_BITS, c & ((1LL << CLAIM_BITS) - 1)
+        if end - nxt < MIN_STEAL:
+            continue
+        cut = nxt + max(1, <long long>(j.keep * (end - nxt)))
+        if not ddz_cas(&p.claim, c, (nxt << CLAIM_BITS) | cut):
+            continue
+        part_at(j, mine).lo = p.lo + cut
+        part_at(j, mine).before = best
+        ddz_store(&part_at(j, mine).done, -1)
+        ddz_store(&part_at(j, mine).claim, end - cut)
+        return mine
+
+
 cdef void part_work(Job* j, int t) noexcept nogil:
-    """Thread t's part: find where it starts (part_start), then generate it
-    in place (docs/rules.md §2-3 through generate)."""
-    cdef Part* p = &j.parts[t]
-    cdef Py_ssize_t i, start
+    """Thread t's share: part t, then parts it steals; each found where it
+    starts (part_start) and generated in place (docs/rules.md §2-3 through
+    generate)."""
+    cdef int k = t
+    cdef Part* p
+    cdef long long c, nxt, end, step
     stamp(&trace_thread[t][0])
-    start = part_start(j, t) if t else 0
-    stamp(&trace_thread[t][1])
-    if tracing:
-        trace_lo[t] = p.lo
-        trace_meet[t] = <Py_ssize_t>ddz_load(&j.parts[t - 1].done) if t else 0
-    p.start = start
-    ddz_store(&p.done, p.lo)
-    p.buf.owned = False
-    p.buf.p = j.dest.p + start if start < j.dest.cap else NULL
-    p.buf.cap = j.dest.cap - start if start < j.dest.cap else 0
-    p.n, i = 0, p.lo
-    while i < p.hi:  # offsets from the part's start (run shifts them at the end)
-        p.n = fill(&p.buf, p.n, j.hands, j.last_cards, j.last_info, j.flags, i, min(i + PUBLISH, p.hi), j.off)
-        if p.n < 0:
-            return  # (thread t + 1 counts on down to what is published)
-        i = min(i + PUBLISH, p.hi)
-        ddz_store(&p.done, i)
+    while k >= 0:
+        p = part_at(j, k)
+        p.start = part_start(j, k) if p.before >= 0 else 0
+        if k == t:
+            stamp(&trace_thread[t][1])
+            if tracing:
+                trace_lo[t] = p.lo
+                trace_meet[t] = <Py_ssize_t>ddz_load(&part_at(j, t - 1).done) if t else 0
+        ddz_store(&p.done, p.lo)
+        p.buf.owned = False
+        p.buf.p = j.dest.p + p.start if p.start < j.dest.cap else NULL
+        p.buf.cap = j.dest.cap - p.start if p.start < j.dest.cap else 0
+        p.n = 0
+        while True:  # claim PUBLISH positions at a time (a thief may lower end meanwhile)
+            c = ddz_load(&p.claim)
+            nxt, end = c >> CLAIM_BITS, c & ((1LL << CLAIM_BITS) - 1)
+            if nxt >= end:
+                break
+            step = min(nxt + PUBLISH, end)
+            if not ddz_cas(&p.claim, c, (step << CLAIM_BITS) | end):
+                continue
+            p.n = fill(&p.buf, p.n, j.hands, j.last_cards, j.last_info, j.flags,
+                       p.lo + nxt, p.lo + step, j.off, p.start)
+            if p.n < 0:
+                return  # (whoever counts back through this part counts on down to what is published)
+            ddz_store(&p.done, p.lo + step)
+            if tracing:
+                trace_made[t] += step - nxt
+        if tracing:
+            trace_steals[t] += k != t
+        k = steal(j)
     stamp(&trace_thread[t][2])
 
 
-cdef bint parts_join(Job* j, int nparts) noexcept nogil:
-    """Copy into place the parts that overflowed; False without memory."""
-    cdef Part* last = &j.parts[nparts - 1]
-    cdef Py_ssize_t t
-    for t in range(nparts):
-        if j.parts[t].n < 0:
+cdef bint parts_join(Job* j) noexcept nogil:
+    """The batch's total, and the parts that overflowed copied into place;
+    False without memory."""
+    cdef Py_ssize_t k, nparts = min(ddz_load(&j.nparts), j.maxparts)
+    j.total = 0
+    for k in range(nparts):
+        if part_at(j, k).n < 0:
             return False
-    j.total = last.start + last.n
-    for t in range(nparts):
-        if j.parts[t].buf.owned:
+        j.total = max(j.total, part_at(j, k).start + part_at(j, k).n)
+    for k in range(nparts):
+        if part_at(j, k).buf.owned:
             if not buf_reserve(&j.dest, j.total, min(j.dest.cap, j.total)):
                 return False
-            memcpy(j.dest.p + j.parts[t].start, j.parts[t].buf.p, j.parts[t].n * sizeof(MoveRec))
+            memcpy(j.dest.p + part_at(j, k).start, part_at(j, k).buf.p, part_at(j, k).n * sizeof(MoveRec))
     return True
 
 
@@ -3082,7 +3174,6 @@ def _crew_spin(double seconds=-1):
 cdef class _Batch:
     """One batch call: its inputs, its output buffer and, with threads, the parts."""
     cdef Job job
-    cdef int nparts
     cdef object out, offsets
 
     def __dealloc__(self):
@@ -3090,20 +3181,22 @@ cdef class _Batch:
         if self.job.dest.owned:
             free(self.job.dest.p)
         if self.job.parts != NULL:
-            for t in range(self.nparts):
-                if self.job.parts[t].buf.owned:
-                    free(self.job.parts[t].buf.p)
-            free(self.job.parts)
+            for t in range(min(self.job.nparts, self.job.maxparts)):
+                if part_at(&self.job, t).buf.owned:
+                    free(part_at(&self.job, t).buf.p)
+            free(self.job.block)
 
     cdef Py_ssize_t run(self, int threads) except -1:
         """Generate (or count) every position, over `threads` threads when > 1."""
         cdef Job* j = &self.job
         cdef int t, granted
-        cdef Py_ssize_t i
+        cdef Py_ssize_t lo, hi
         cdef double size, begin, meet, total, cost = count_cost(j.last_cards, j.flags)
         cdef double sizes[64]
         j.nchunks = (j.n + CHUNK - 1) // CHUNK
         threads = <int>min(threads, j.nchunks, 64, max(1, j.n // (MIN_PART_COUNT if j.counting else MIN_PART_GENERATE)))
+        if not j.counting and j.n >> (CLAIM_BITS - 1):
+            threads = 1  # (a part's claim word holds positions in 32 bits)
         if threads <= 1:
             stamp(&trace_thread[0][0])
         if threads <= 1 and j.counting:
@@ -3113,7 +3206,7 @@ cdef class _Batch:
             return 0
         if threads <= 1:
             with nogil:
-                j.total = fill(&j.dest, 0, j.hands, j.last_cards, j.last_info, j.flags, 0, j.n, j.off)
+                j.total = fill(&j.dest, 0, j.hands, j.last_cards, j.last_info, j.flags, 0, j.n, j.off, 0)
             stamp(&trace_thread[0][2])
             if j.total < 0:
                 raise MemoryError()
@@ -3123,10 +3216,13 @@ cdef class _Batch:
         if not j.counting and j.dest.owned and not buf_reserve(&j.dest, 128 * j.n + 1024, 0):
             raise MemoryError()
         if not j.counting:
-            j.parts = <Part*>calloc(threads, sizeof(Part))
-            if j.parts == NULL:
+            j.maxparts = threads * (1 + STEALS)
+            j.block = calloc(j.maxparts + 1, sizeof(Slot))
+            if j.block == NULL:
                 raise MemoryError()
-            self.nparts = threads
+            j.parts = <Slot*>((<size_t>j.block + 127) & ~(<size_t>127))
+            j.nparts = threads
+            j.keep = 1.0 / (2.0 - cost / (1.0 + cost))
             # Part sizes for all threads to finish at time 1 (a generation
             # takes 1 a position, a count `cost`): thread t starts
             # generating when its count backwards through part t - 1 meets
@@ -3140,20 +3236,17 @@ cdef class _Batch:
                 size, begin = 1.0 - meet, meet
             size = 0.0
             for t in range(threads):
-                j.parts[t].lo = <Py_ssize_t>(j.n * size / total)
+                lo = <Py_ssize_t>(j.n * size / total)
                 size += sizes[t]
-                j.parts[t].hi = j.n if t == threads - 1 else <Py_ssize_t>(j.n * size / total)
-                j.parts[t].done = -1
+                hi = j.n if t == threads - 1 else <Py_ssize_t>(j.n * size / total)
+                part_at(j, t).lo, part_at(j, t).before, part_at(j, t).done = lo, t - 1, -1
+                part_at(j, t).claim = hi - lo
         granted = crew_take(threads)
         with nogil:
             crew_run(batch_work, j, threads, granted)
         if j.counting:
             return 0
-        with nogil:
-            for t in range(1, threads):  # the parts' offsets from the batch's start
-                for i in range(j.parts[t].lo + 1, j.parts[t].hi + 1):
-                    j.off[i] += j.parts[t].start
-        if not parts_join(j, threads):
+        if not parts_join(j):
             raise MemoryError()
         return j.total
 
@@ -3184,8 +3277,9 @@ def generate_batch(const u64[::1] hands, const u64[::1] last_cards=None,
     previous call's result to reuse its memory.  Otherwise the moves go to a
     block grown in place and handed to NumPy without a copy.  `threads`
     (int >= 1): threads, each generating a contiguous part of the positions
-    straight into place (see "batches" above); the result is the
-    same for any number.  Raises InvalidCardsError or InvalidMoveError
+    straight into place, a thread that has finished stealing the far end
+    of another's (see "batches" above); the result is the same for any
+    number.  Raises InvalidCardsError or InvalidMoveError
     naming the first bad hand or last move (and computes nothing),
     InvalidArgumentError for an unsuitable out or threads.
     """
