@@ -1940,9 +1940,10 @@ cdef int64_t KSETS[4][N_RANKS + 1][KMAX]
 
 
 cdef inline int ranks_in(u64 x) noexcept nogil:
-    """How many ranks a lanes word holds: the multiply sums its 15 bits
-    into the top nibble (no nibble of the running sums exceeds 15)."""
-    return <int>(((x * ONES) >> 56) & 0xF)
+    """How many ranks a lanes word holds: the multiply by ONES << 4 sums
+    its 15 bits into the top nibble (no nibble of the running sums exceeds
+    15), which the shift takes alone (no mask)."""
+    return <int>((x * (ONES << 4)) >> 60)
 
 
 # CHAINS[kind][i]: the chains at least 2, 3 or 5 long (kind CH_PLANE,
@@ -2047,8 +2048,8 @@ cdef int64_t kicker_sets(int need, int n1, int n2, int n3, int n4) noexcept nogi
 
 cdef struct Lanes:
     u64 at_least[5]         # at_least[k]: bit 4r set when rank r holds >= k cards (k = 1..4)
-    int most                # the most single kickers a rank may give (kicker_cap)
-    int flags
+    int most                # the most single kickers a rank may give (kicker_cap) } kicker_rules:
+    int flags               #                                                       } for wings
 
 
 cdef int64_t single_kickers(Lanes* h, int need, u64 main, u64 adjacent) noexcept nogil:
@@ -2089,15 +2090,10 @@ cdef inline void at_least_of(Lanes* h, u64 w) noexcept nogil:
 
 
 cdef inline void kicker_rules(Lanes* h, int flags) noexcept nogil:
-    """The kicker rules of `flags` (kicker_cap's most single kickers a rank gives)."""
+    """What wings need besides the lanes: the kicker rules of `flags`
+    (kicker_cap's most single kickers a rank gives)."""
     h.flags = flags
     h.most = (4 if flags & (F_KICKER_BOMB | F_WING_BOMB) else 3) if flags & F_KICKER_REPEAT else 1
-
-
-cdef inline void lanes_of(Lanes* h, u64 w, int flags) noexcept nogil:
-    """at_least_of and kicker_rules."""
-    at_least_of(h, w)
-    kicker_rules(h, flags)
 
 
 cdef int64_t wings(Lanes* h, int combo, int length, u64 main) noexcept nogil:
@@ -2138,7 +2134,7 @@ cdef inline Py_ssize_t count_lead(u64 hand, int flags) noexcept nogil:
             + ((ban >> C_PAIR_CHAIN) & 1) * pair_chains
     trios = h.at_least[3] & CHAIN_ONES
     if trios & (trios >> 4):
-        n += count_planes(&h, trios, ban, flags)
+        n += count_planes(hand, ban, flags)
     quads = h.at_least[4] & PAIR_ONES
     if quads:   # bombs and fours with two
         n4 = ranks_in(quads)
@@ -2147,13 +2143,33 @@ cdef inline Py_ssize_t count_lead(u64 hand, int flags) noexcept nogil:
     return n
 
 
-cdef Py_ssize_t count_planes(Lanes* h, u64 trios, unsigned int ban, int flags) noexcept nogil:
-    """The planes of a free lead, bare and with wings, over `trios` (the
-    lanes word of its trio ranks within 3..A, two of them adjacent)."""
+# count_planes and count_lead_call stay functions of their own (gcc):
+# count_planes inlined into count_lead (its only caller) made every lead pay
+# the registers the planes need, about 20 instructions; count_lead inlined
+# into generate() (through count_closed) cost each generate() call the
+# same set-up, 4 % more perft instructions.  count_lead is inline for the
+# batches' count loop (count_only, through count_closed).
+cdef extern from *:
+    """
+    #if defined(__GNUC__)
+    static Py_ssize_t __pyx_f_7ddzcore_7_kernel_count_planes(uint64_t, unsigned int, int) __attribute__((noinline));
+    static Py_ssize_t __pyx_f_7ddzcore_7_kernel_count_lead_call(uint64_t, int) __attribute__((noinline));
+    #endif
+    """
+
+
+cdef Py_ssize_t count_planes(u64 hand, unsigned int ban, int flags) noexcept nogil:
+    """The planes of a free lead of `hand`, bare and with wings (the hand
+    holds two adjacent trios within 3..A).  From the hand word, not
+    count_lead's lanes: a pointer to them would keep them in memory."""
+    cdef Lanes h
     cdef Py_ssize_t n = 0
-    cdef u64 starts = trios & (trios >> 4), main
+    cdef u64 trios, starts, main
     cdef int s, top, end
-    kicker_rules(h, flags)
+    at_least_of(&h, hand)
+    kicker_rules(&h, flags)
+    trios = h.at_least[3] & CHAIN_ONES
+    starts = trios & (trios >> 4)
     if allows(ban, C_PLANE):
         n += chains(CH_PLANE, trios)
     # Each chain of trios (start s, top `top`) with its kickers.
@@ -2164,9 +2180,9 @@ cdef Py_ssize_t count_planes(Lanes* h, u64 trios, unsigned int ban, int flags) n
         for top in range(s + 1, end):
             main = run_word(s, top - s + 1, 1)
             if allows(ban, C_PLANE_SINGLE):
-                n += wings(h, C_PLANE_SINGLE, top - s + 1, main)
+                n += wings(&h, C_PLANE_SINGLE, top - s + 1, main)
             if allows(ban, C_PLANE_PAIR):
-                n += wings(h, C_PLANE_PAIR, top - s + 1, main)
+                n += wings(&h, C_PLANE_PAIR, top - s + 1, main)
     return n
 
 
@@ -2223,7 +2239,7 @@ cdef Py_ssize_t count_follow(u64 hand, u64 last_cards, u64 last_info, int flags)
     cdef int k, i, s
     cdef Py_ssize_t n = 1       # pass
     cdef u64 above = ~((<u64>1 << (4 * lo)) - 1), starts
-    lanes_of(&h, hand, flags)
+    at_least_of(&h, hand)
     if is_bomb_combo(combo):
         if is_top_bomb(last_cards, last_info, flags):
             return 1
@@ -2248,7 +2264,8 @@ cdef Py_ssize_t count_follow(u64 hand, u64 last_cards, u64 last_info, int flags)
                 starts &= ~((<u64>1 << (4 * (lo - length + 1))) - 1)
             if combo <= C_PLANE:
                 n += ranks_in(starts)
-            else:
+            elif starts:
+                kicker_rules(&h, flags)
                 while starts:
                     s = ddz_ctz64(starts) >> 2
                     starts &= starts - 1
@@ -2274,6 +2291,11 @@ cdef inline Py_ssize_t count_closed(u64 hand, u64 last_cards, u64 last_info, int
     return count_follow(hand, last_cards, last_info, flags)
 
 
+cdef Py_ssize_t count_lead_call(u64 hand, int flags) noexcept nogil:
+    """count_lead, called (not inlined): generate()'s count of a lead without room."""
+    return count_lead(hand, flags)
+
+
 cdef inline bint is_top_bomb(u64 cards, u64 info, int flags) noexcept nogil:
     """The rocket (one deck) or four jokers (two decks): nothing can answer it."""
     if flags & F_TWO_DECKS:
@@ -2291,8 +2313,10 @@ cdef Py_ssize_t generate(u64 hand, u64 last_cards, u64 last_info, int flags,
     With no room (cap 0) the moves are only counted: in closed form where
     count_closed applies.
     """
-    if cap == 0 and counts_closed(hand, flags):
-        return count_closed(hand, last_cards, last_info, flags)
+    if cap == 0 and counts_closed(hand, flags):    # count_closed, count_lead called
+        if info_combo(last_info) == C_PASS:
+            return count_lead_call(hand, flags)
+        return count_follow(hand, last_cards, last_info, flags)
     return gen_moves(hand, last_cards, last_info, flags, out, cap)
 
 
