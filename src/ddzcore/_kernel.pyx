@@ -1905,17 +1905,21 @@ cdef void dz_planes(Gen* g, u64 last_cards, int length) noexcept nogil:
 # moves the generator writes for a one-deck position (docs/rules.md §2-3,
 # §9) without walking any of them: everything comes from the hand word's
 # lanes words (bit 4r set when rank r holds >= k cards, k = 1..4), their
-# ranks_in (a popcount) and two tables, CHAINS (chains over the ranks)
-# and KSETS (kicker multisets).  Sets, bombs and the rocket are popcounts,
-# chains one look-up a kind (a follow's, of one length, a popcount); a
-# trio's single or pair kicker is any other rank holding one or two cards;
-# the kickers of a plane or a four with two are the multisets of `need`
-# cards of the ranks outside the main part where rank r may give up to
-# cap(r) cards (kicker_cap's rule: its count, at most 3, 4 with wing_bomb
-# or kicker_bomb, 1 without kicker_repeat; at most 2 next to a plane
-# without wing_trio_adjacent), less those holding both jokers without
-# jokers_both_kickers: the coefficient of x^need in the product of
-# (1 + x + ... + x^cap(r)).  Wild cards in the hand, two decks, shuttles
+# ranks_in (a popcount) and two tables, CHAINS (chains over the ranks,
+# indexed through a magic multiply) and KSETS (kicker multisets).  Sets,
+# bombs and the rocket are popcounts, chains one look-up a kind (a
+# follow's, of one length, a popcount); a trio's single or pair kicker is
+# any other rank holding one or two cards; the kickers of a plane are the
+# multisets of `need` cards of the ranks outside the main part where rank r
+# may give up to cap(r) cards (kicker_cap's rule: its count, at most 3, 4
+# with wing_bomb or kicker_bomb, 1 without kicker_repeat; at most 2 next
+# to a plane without wing_trio_adjacent), less those holding both jokers
+# without jokers_both_kickers: the coefficient of x^need in the product of
+# (1 + x + ... + x^cap(r)); a four's two kickers (need 2) are the same for
+# every quad of the hand, in closed form (four_two_each).  A lead's banned
+# kinds are subtracted from the count of all kinds (one branch a batch
+# predicts); planes are counted apart (count_planes: about one hand in
+# ten).  Wild cards in the hand, two decks, shuttles
 # and DouZero's reading keep the generator's own count (gen_moves with no
 # room).  tests/test_count_lead.py checks both against the written moves.
 
