@@ -2111,6 +2111,11 @@ cdef int64_t wings(Lanes* h, int combo, int length, u64 main) noexcept nogil:
     return single_kickers(h, length, main, adjacent)
 
 
+cdef int64_t wings_call(Lanes* h, int combo, int length, u64 main) noexcept nogil:
+    """wings, called (not inlined): count_follow's planes with wings."""
+    return wings(h, combo, length, main)
+
+
 cdef inline int allows(unsigned int ban, int combo) noexcept nogil:
     """1 if combo is a move under the banned mask `ban`, else 0."""
     return <int>((~ban >> combo) & 1)
@@ -2147,17 +2152,21 @@ cdef inline Py_ssize_t count_lead(u64 hand, int flags) noexcept nogil:
     return n
 
 
-# count_planes and count_lead_call stay functions of their own (gcc):
-# count_planes inlined into count_lead (its only caller) made every lead pay
-# the registers the planes need, about 20 instructions; count_lead inlined
-# into generate() (through count_closed) cost each generate() call the
-# same set-up, 4 % more perft instructions.  count_lead is inline for the
-# batches' count loop (count_only, through count_closed).
+# count_planes, count_lead_call and wings_call stay functions of their own
+# (gcc): count_planes inlined into count_lead (its only caller) made every
+# lead pay the registers the planes need, about 20 instructions; count_lead
+# inlined into generate() (through count_closed) cost each generate() call
+# the same set-up, 4 % more perft instructions; wings inlined into
+# count_follow, 5 % more of its instructions (perft), for the few follows
+# of a plane with wings.  count_lead is inline for the batches' count loop
+# (count_only, through count_closed), wings in count_planes.
 cdef extern from *:
     """
     #if defined(__GNUC__)
     static Py_ssize_t __pyx_f_7ddzcore_7_kernel_count_planes(uint64_t, unsigned int, int) __attribute__((noinline));
     static Py_ssize_t __pyx_f_7ddzcore_7_kernel_count_lead_call(uint64_t, int) __attribute__((noinline));
+    struct __pyx_t_7ddzcore_7_kernel_Lanes;
+    static int64_t __pyx_f_7ddzcore_7_kernel_wings_call(struct __pyx_t_7ddzcore_7_kernel_Lanes *, int, int, uint64_t) __attribute__((noinline));
     #endif
     """
 
@@ -2273,7 +2282,7 @@ cdef Py_ssize_t count_follow(u64 hand, u64 last_cards, u64 last_info, int flags)
                 while starts:
                     s = ddz_ctz64(starts) >> 2
                     starts &= starts - 1
-                    n += wings(&h, combo, length, run_word(s, length, 1))
+                    n += wings_call(&h, combo, length, run_word(s, length, 1))
     elif combo <= C_FOUR_TWO_PAIR and flags & F_FOUR_TWO:
         n += ranks_in(h.at_least[4] & PAIR_ONES & above) * four_two_each(
             flags, combo == C_FOUR_TWO_SINGLE, combo == C_FOUR_TWO_PAIR, ranks_in(h.at_least[1]),
