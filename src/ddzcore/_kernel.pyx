@@ -18,7 +18,7 @@ from cpython.pythread cimport (PyThread_type_lock, PyThread_allocate_lock, PyThr
 
 cdef extern from "pythread.h":
     PyLockStatus PyThread_acquire_lock_timed(PyThread_type_lock, long long microseconds, int intr_flag) nogil
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 from libc.stdint cimport int64_t
 
 from ddzcore.bits cimport *
@@ -1905,17 +1905,21 @@ cdef void dz_planes(Gen* g, u64 last_cards, int length) noexcept nogil:
 # moves the generator writes for a one-deck position (docs/rules.md §2-3,
 # §9) without walking any of them: everything comes from the hand word's
 # lanes words (bit 4r set when rank r holds >= k cards, k = 1..4), their
-# ranks_in (a popcount) and two tables, CHAINS (chains over a rank mask)
-# and KSETS (kicker multisets).  Sets, bombs and the rocket are popcounts,
-# chains one look-up a kind (a follow's, of one length, a popcount); a
-# trio's single or pair kicker is any other rank holding one or two cards;
-# the kickers of a plane or a four with two are the multisets of `need`
-# cards of the ranks outside the main part where rank r may give up to
-# cap(r) cards (kicker_cap's rule: its count, at most 3, 4 with wing_bomb
-# or kicker_bomb, 1 without kicker_repeat; at most 2 next to a plane
-# without wing_trio_adjacent), less those holding both jokers without
-# jokers_both_kickers: the coefficient of x^need in the product of
-# (1 + x + ... + x^cap(r)).  Wild cards in the hand, two decks, shuttles
+# ranks_in (a popcount) and two tables, CHAINS (chains over the ranks,
+# indexed through a magic multiply) and KSETS (kicker multisets).  Sets,
+# bombs and the rocket are popcounts, chains one look-up a kind (a
+# follow's, of one length, a popcount); a trio's single or pair kicker is
+# any other rank holding one or two cards; the kickers of a plane are the
+# multisets of `need` cards of the ranks outside the main part where rank r
+# may give up to cap(r) cards (kicker_cap's rule: its count, at most 3, 4
+# with wing_bomb or kicker_bomb, 1 without kicker_repeat; at most 2 next
+# to a plane without wing_trio_adjacent), less those holding both jokers
+# without jokers_both_kickers: the coefficient of x^need in the product of
+# (1 + x + ... + x^cap(r)); a four's two kickers (need 2) are the same for
+# every quad of the hand, in closed form (four_two_each).  A lead's banned
+# kinds are subtracted from the count of all kinds (one branch a batch
+# predicts); planes are counted apart (count_planes: about one hand in
+# ten).  Wild cards in the hand, two decks, shuttles
 # and DouZero's reading keep the generator's own count (gen_moves with no
 # room).  tests/test_count_lead.py checks both against the written moves.
 
@@ -1940,26 +1944,74 @@ cdef int64_t KSETS[4][N_RANKS + 1][KMAX]
 
 
 cdef inline int ranks_in(u64 x) noexcept nogil:
-    """How many ranks a lanes word holds: the multiply sums its 15 bits
-    into the top nibble (no nibble of the running sums exceeds 15)."""
-    return <int>(((x * ONES) >> 56) & 0xF)
+    """How many ranks a lanes word holds: the multiply by ONES << 4 sums
+    its 15 bits into the top nibble (no nibble of the running sums exceeds
+    15), which the shift takes alone (no mask)."""
+    return <int>((x * (ONES << 4)) >> 60)
 
 
-# CHAINS[m - 2][x]: the chains at least m long (m = 2, 3, 5: planes, pair
-# chains, straights) over the ranks of the 12-bit mask x (ranks 3..A).
-cdef unsigned char CHAINS[4][4096]
+# CHAINS[kind][i]: the chains at least 2, 3 or 5 long (kind CH_PLANE,
+# CH_PAIR_CHAIN, CH_STRAIGHT: planes, pair chains, straights) over the ranks
+# of a lanes word x within 3..A, at i = (x * MAGIC_...) >> 52: one multiply
+# gathers x's 12 bits into a 12-bit index, as magic bitboards do (three
+# shift-or-mask folds did it before, twice a lead).  Different x may share
+# an index when their chains are as many; each magic was found by a random
+# search over sparse 64-bit numbers (ANDs of three random words), and
+# _count_fill checks every x against it (the import fails otherwise).
+cdef enum:
+    CH_PLANE = 0
+    CH_PAIR_CHAIN = 1
+    CH_STRAIGHT = 2
+
+cdef extern from *:
+    """
+    #define DDZ_MAGIC_PLANE 0x0800100400820000ULL
+    #define DDZ_MAGIC_PAIR_CHAIN 0x0080040020030004ULL
+    #define DDZ_MAGIC_STRAIGHT 0x1c80010020040010ULL
+    """
+    const u64 MAGIC_PLANE "DDZ_MAGIC_PLANE"
+    const u64 MAGIC_PAIR_CHAIN "DDZ_MAGIC_PAIR_CHAIN"
+    const u64 MAGIC_STRAIGHT "DDZ_MAGIC_STRAIGHT"
+
+cdef unsigned char CHAINS[3][4096]
 
 
-cdef void _count_fill() noexcept:
-    cdef int c, m, k, i, x, start, length
+cdef inline unsigned int chain_index(int kind, u64 x) noexcept nogil:
+    """x's index in CHAINS[kind] (x a lanes word within 3..A)."""
+    return <unsigned int>((x * (MAGIC_PLANE if kind == CH_PLANE else MAGIC_PAIR_CHAIN
+                                 if kind == CH_PAIR_CHAIN else MAGIC_STRAIGHT)) >> 52)
+
+
+cdef inline Py_ssize_t chains(int kind, u64 x) noexcept nogil:
+    """Chains of `kind` (at least 2, 3 or 5 long) over `x` (a lanes word within 3..A)."""
+    return CHAINS[kind][chain_index(kind, x)]
+
+
+cdef bint _count_fill() noexcept:
+    """Fill CHAINS and KSETS; False if a magic index mixes two chain counts."""
+    cdef int c, m, k, i, x, r, start, length, kind
     cdef int64_t s
+    cdef unsigned int at
+    cdef u64 w
+    cdef int count
+    cdef int min_len[3]
+    min_len[:] = [2, 3, 5]
+    memset(CHAINS, 0xFF, sizeof(CHAINS))
     for x in range(4096):
-        for m in range(4):
-            CHAINS[m][x] = 0
-        for start in range(12):     # the run of x from start is `length` long
-            length = ddz_ctz(~(<unsigned int>x >> start))
-            for m in range(2, min(length, 5) + 1):
-                CHAINS[m - 2][x] += length - m + 1
+        w = 0
+        for r in range(12):
+            if (x >> r) & 1:
+                w |= <u64>1 << (4 * r)
+        for kind in range(3):
+            count = 0
+            for start in range(12):     # the run of x from start is `length` long
+                length = ddz_ctz(~(<unsigned int>x >> start))
+                if length >= min_len[kind]:
+                    count += length - min_len[kind] + 1
+            at = chain_index(kind, w)
+            if CHAINS[kind][at] != 0xFF and CHAINS[kind][at] != count:
+                return False
+            CHAINS[kind][at] = count
     for c in range(4):
         for k in range(KMAX):
             KSETS[c][0][k] = 1 if k == 0 else 0
@@ -1969,9 +2021,11 @@ cdef void _count_fill() noexcept:
                 for i in range(min(k, c + 1) + 1):
                     s += KSETS[c][m - 1][k - i]
                 KSETS[c][m][k] = s
+    return True
 
 
-_count_fill()
+if not _count_fill():
+    raise ImportError("ddzcore: a CHAIN_MAGIC multiplier mixes two chain counts")
 
 
 cdef int64_t kicker_sets(int need, int n1, int n2, int n3, int n4) noexcept nogil:
@@ -1998,8 +2052,8 @@ cdef int64_t kicker_sets(int need, int n1, int n2, int n3, int n4) noexcept nogi
 
 cdef struct Lanes:
     u64 at_least[5]         # at_least[k]: bit 4r set when rank r holds >= k cards (k = 1..4)
-    int most                # the most single kickers a rank may give (kicker_cap)
-    int flags
+    int most                # the most single kickers a rank may give (kicker_cap) } kicker_rules:
+    int flags               #                                                       } for wings
 
 
 cdef int64_t single_kickers(Lanes* h, int need, u64 main, u64 adjacent) noexcept nogil:
@@ -2031,14 +2085,18 @@ cdef int64_t pair_kickers(Lanes* h, int need, u64 main) noexcept nogil:
     return kicker_sets(need, c2 - c4, c4, 0, 0)
 
 
-cdef inline void lanes_of(Lanes* h, u64 w, int flags) noexcept nogil:
-    """The at-least lanes words of the hand w (one deck: counts 0..4) and
-    the kicker rules of `flags`."""
-    h.flags = flags
+cdef inline void at_least_of(Lanes* h, u64 w) noexcept nogil:
+    """The at-least lanes words of the hand w (one deck: counts 0..4)."""
     h.at_least[1] = (w | (w >> 1) | (w >> 2)) & ONES
     h.at_least[2] = ((w >> 1) | (w >> 2)) & ONES
     h.at_least[3] = ((w & (w >> 1)) | (w >> 2)) & ONES
     h.at_least[4] = (w >> 2) & ONES
+
+
+cdef inline void kicker_rules(Lanes* h, int flags) noexcept nogil:
+    """What wings need besides the lanes: the kicker rules of `flags`
+    (kicker_cap's most single kickers a rank gives)."""
+    h.flags = flags
     h.most = (4 if flags & (F_KICKER_BOMB | F_WING_BOMB) else 3) if flags & F_KICKER_REPEAT else 1
 
 
@@ -2053,79 +2111,121 @@ cdef int64_t wings(Lanes* h, int combo, int length, u64 main) noexcept nogil:
     return single_kickers(h, length, main, adjacent)
 
 
-cdef inline unsigned int chain_ranks(u64 x) noexcept nogil:
-    """The lanes word x (ranks 3..A) as a 12-bit rank mask: pairs of lanes,
-    then fours, eights and all twelve gathered side by side."""
-    x = (x | (x >> 3)) & 0x0303030303030303ULL
-    x = (x | (x >> 6)) & 0x000F000F000F000FULL
-    x = (x | (x >> 12)) & 0x000000FF000000FFULL
-    return <unsigned int>((x | (x >> 24)) & 0xFFF)
+cdef int64_t wings_call(Lanes* h, int combo, int length, u64 main) noexcept nogil:
+    """wings, called (not inlined): count_follow's planes with wings."""
+    return wings(h, combo, length, main)
 
 
-cdef inline Py_ssize_t chains(u64 ranks, int min_len) noexcept nogil:
-    """Chains at least min_len long over `ranks` (a lanes word within 3..A)."""
-    return CHAINS[min_len - 2][chain_ranks(ranks)]
+cdef inline int allows(unsigned int ban, int combo) noexcept nogil:
+    """1 if combo is a move under the banned mask `ban`, else 0."""
+    return <int>((~ban >> combo) & 1)
 
 
-cdef Py_ssize_t count_lead(u64 hand, int flags) noexcept nogil:
+cdef inline Py_ssize_t count_lead(u64 hand, int flags) noexcept nogil:
     """The number of moves generate writes for a one-deck free lead of
     `hand` without wild cards (docs/rules.md §2, §9), in closed form (see
-    "counting a free lead")."""
+    "counting a free lead").  Inline, so a batch's loop keeps it whole; the
+    rarer planes are counted apart (count_planes)."""
     cdef Lanes h
     cdef unsigned int ban = banned_mask(flags)
-    cdef u64 trios, quads, starts, main
-    cdef Py_ssize_t n, n1, n2, n3
-    cdef int s, top, end
-    lanes_of(&h, hand, flags)
-    trios, quads = h.at_least[3] & PAIR_ONES, h.at_least[4] & PAIR_ONES
-    n1, n2, n3 = ranks_in(h.at_least[1]), ranks_in(h.at_least[2] & PAIR_ONES), ranks_in(trios)
-    # Sets, trios with one kicker (any other rank: docs/rules.md §2), bare chains.
-    n = n1 + n2     # singles and pairs cannot be banned
-    if not (ban >> C_TRIO) & 1:
-        n += n3
-    if not (ban >> C_TRIO_SINGLE) & 1:
-        n += n3 * (n1 - 1)
-    if not (ban >> C_TRIO_PAIR) & 1:
-        n += n3 * (n2 - 1)
-    if not (ban >> C_STRAIGHT) & 1:
-        n += chains(h.at_least[1] & CHAIN_ONES, 5)
-    if not (ban >> C_PAIR_CHAIN) & 1:
-        n += chains(h.at_least[2] & CHAIN_ONES, 3)
-    trios &= CHAIN_ONES
+    cdef u64 trios, quads
+    cdef Py_ssize_t n, n1, n2, n3, n4, straights, pair_chains
+    at_least_of(&h, hand)
+    n1, n2, n3 = ranks_in(h.at_least[1]), ranks_in(h.at_least[2] & PAIR_ONES), ranks_in(h.at_least[3] & PAIR_ONES)
+    straights = chains(CH_STRAIGHT, h.at_least[1] & CHAIN_ONES)
+    pair_chains = chains(CH_PAIR_CHAIN, h.at_least[2] & CHAIN_ONES)
+    # Singles, pairs, trios bare and with one kicker (any other rank:
+    # docs/rules.md §2), bare chains, the rocket...
+    n = n1 + n2 + n3 * (n1 + n2 - 1) + straights + pair_chains + both_jokers(hand)
+    if ban:     # ...less the banned kinds (singles and pairs cannot be banned)
+        n -= ((ban >> C_TRIO) & 1) * n3 + ((ban >> C_TRIO_SINGLE) & 1) * n3 * (n1 - 1) \
+            + ((ban >> C_TRIO_PAIR) & 1) * n3 * (n2 - 1) + ((ban >> C_STRAIGHT) & 1) * straights \
+            + ((ban >> C_PAIR_CHAIN) & 1) * pair_chains
+    trios = h.at_least[3] & CHAIN_ONES
     if trios & (trios >> 4):
-        if not (ban >> C_PLANE) & 1:
-            n += chains(trios, 2)
-        # Planes with wings: each chain of trios (start s, top `top`) with its kickers.
-        starts = trios & (trios >> 4)
-        while starts:
-            s = ddz_ctz64(starts) >> 2
-            starts &= starts - 1
-            end = s + (ddz_ctz64(~(trios >> (4 * s)) & ONES) >> 2)   # one past the run's top
-            for top in range(s + 1, end):
-                main = run_word(s, top - s + 1, 1)
-                if not (ban >> C_PLANE_SINGLE) & 1:
-                    n += wings(&h, C_PLANE_SINGLE, top - s + 1, main)
-                if not (ban >> C_PLANE_PAIR) & 1:
-                    n += wings(&h, C_PLANE_PAIR, top - s + 1, main)
-    if quads:
-        if flags & F_FOUR_TWO:
-            if not (ban >> C_FOUR_TWO_SINGLE) & 1:
-                n += four_two(&h, C_FOUR_TWO_SINGLE, quads)
-            if not (ban >> C_FOUR_TWO_PAIR) & 1:
-                n += four_two(&h, C_FOUR_TWO_PAIR, quads)
-    return n + bombs(&h, ban, -1)
-
-
-cdef int64_t four_two(Lanes* h, int combo, u64 quads) noexcept nogil:
-    """Fours with two singles (C_FOUR_TWO_SINGLE) or two pairs of the quads
-    `quads` (a lanes word)."""
-    cdef int64_t n = 0
-    cdef u64 main
-    while quads:
-        main = quads & (0 - quads)
-        quads ^= main
-        n += single_kickers(h, 2, main, 0) if combo == C_FOUR_TWO_SINGLE else pair_kickers(h, 2, main)
+        n += count_planes(hand, ban, flags)
+    quads = h.at_least[4] & PAIR_ONES
+    if quads:   # bombs and fours with two
+        n4 = ranks_in(quads)
+        n += n4 * (allows(ban, C_BOMB) + four_two_each(flags, allows(ban, C_FOUR_TWO_SINGLE),
+                                                       allows(ban, C_FOUR_TWO_PAIR), n1, n2, n4, hand))
     return n
+
+
+# count_planes, count_lead_call and wings_call stay functions of their own
+# (gcc): count_planes inlined into count_lead (its only caller) made every
+# lead pay the registers the planes need, about 20 instructions; count_lead
+# inlined into generate() (through count_closed) cost each generate() call
+# the same set-up, 4 % more perft instructions; wings inlined into
+# count_follow, 5 % more of its instructions (perft), for the few follows
+# of a plane with wings.  count_lead is inline for the batches' count loop
+# (count_only, through count_closed), wings in count_planes.
+cdef extern from *:
+    """
+    #if defined(__GNUC__)
+    static Py_ssize_t __pyx_f_7ddzcore_7_kernel_count_planes(uint64_t, unsigned int, int) __attribute__((noinline));
+    static Py_ssize_t __pyx_f_7ddzcore_7_kernel_count_lead_call(uint64_t, int) __attribute__((noinline));
+    struct __pyx_t_7ddzcore_7_kernel_Lanes;
+    static int64_t __pyx_f_7ddzcore_7_kernel_wings_call(struct __pyx_t_7ddzcore_7_kernel_Lanes *, int, int, uint64_t) __attribute__((noinline));
+    #endif
+    """
+
+
+cdef Py_ssize_t count_planes(u64 hand, unsigned int ban, int flags) noexcept nogil:
+    """The planes of a free lead of `hand`, bare and with wings (the hand
+    holds two adjacent trios within 3..A).  From the hand word, not
+    count_lead's lanes: a pointer to them would keep them in memory."""
+    cdef Lanes h
+    cdef Py_ssize_t n = 0
+    cdef u64 trios, starts, main
+    cdef int s, top, end
+    at_least_of(&h, hand)
+    kicker_rules(&h, flags)
+    trios = h.at_least[3] & CHAIN_ONES
+    starts = trios & (trios >> 4)
+    if allows(ban, C_PLANE):
+        n += chains(CH_PLANE, trios)
+    # Each chain of trios (start s, top `top`) with its kickers.
+    while starts:
+        s = ddz_ctz64(starts) >> 2
+        starts &= starts - 1
+        end = s + (ddz_ctz64(~(trios >> (4 * s)) & ONES) >> 2)   # one past the run's top
+        for top in range(s + 1, end):
+            main = run_word(s, top - s + 1, 1)
+            if allows(ban, C_PLANE_SINGLE):
+                n += wings(&h, C_PLANE_SINGLE, top - s + 1, main)
+            if allows(ban, C_PLANE_PAIR):
+                n += wings(&h, C_PLANE_PAIR, top - s + 1, main)
+    return n
+
+
+cdef inline Py_ssize_t both_jokers(u64 hand) noexcept nogil:
+    """1 if the (one-deck) hand holds both jokers (ranks 13 and 14), else 0."""
+    return <Py_ssize_t>((hand >> (4 * 13)) & (hand >> (4 * 14)) & 1)
+
+
+cdef inline Py_ssize_t four_two_each(int flags, int singles, int pairs, Py_ssize_t n1, Py_ssize_t n2,
+                                     Py_ssize_t n4, u64 hand) noexcept nogil:
+    """The fours with two singles (times `singles`, 0 or 1) and with two
+    pairs (times `pairs`) of any one of the hand's n4 quads, n1 ranks held,
+    n2 of them at least twice (no jokers).
+    Two single kickers from the n1 - 1 other ranks: two ranks, or (with
+    kicker_repeat) two of one of the n2 - 1 other pairs, less the two
+    jokers together without jokers_both_kickers; two kicker pairs: two of
+    the n2 - 1 other pairs, or (kicker_bomb) both pairs of one of the n4 - 1
+    other quads.  The same for every quad: a quad's rank is one of each."""
+    cdef Py_ssize_t single, pair
+    if not (flags & F_FOUR_TWO):
+        return 0
+    single = (n1 - 1) * (n1 - 2) // 2
+    if flags & F_KICKER_REPEAT:
+        single += n2 - 1
+    if not (flags & F_JOKERS_BOTH):
+        single -= both_jokers(hand)
+    pair = (n2 - 1) * (n2 - 2) // 2
+    if flags & F_KICKER_BOMB:
+        pair += n4 - 1
+    return singles * single + pairs * pair
 
 
 cdef inline Py_ssize_t bombs(Lanes* h, unsigned int ban, int beat) noexcept nogil:
@@ -2152,7 +2252,7 @@ cdef Py_ssize_t count_follow(u64 hand, u64 last_cards, u64 last_info, int flags)
     cdef int k, i, s
     cdef Py_ssize_t n = 1       # pass
     cdef u64 above = ~((<u64>1 << (4 * lo)) - 1), starts
-    lanes_of(&h, hand, flags)
+    at_least_of(&h, hand)
     if is_bomb_combo(combo):
         if is_top_bomb(last_cards, last_info, flags):
             return 1
@@ -2177,13 +2277,16 @@ cdef Py_ssize_t count_follow(u64 hand, u64 last_cards, u64 last_info, int flags)
                 starts &= ~((<u64>1 << (4 * (lo - length + 1))) - 1)
             if combo <= C_PLANE:
                 n += ranks_in(starts)
-            else:
+            elif starts:
+                kicker_rules(&h, flags)
                 while starts:
                     s = ddz_ctz64(starts) >> 2
                     starts &= starts - 1
-                    n += wings(&h, combo, length, run_word(s, length, 1))
+                    n += wings_call(&h, combo, length, run_word(s, length, 1))
     elif combo <= C_FOUR_TWO_PAIR and flags & F_FOUR_TWO:
-        n += four_two(&h, combo, h.at_least[4] & PAIR_ONES & above)
+        n += ranks_in(h.at_least[4] & PAIR_ONES & above) * four_two_each(
+            flags, combo == C_FOUR_TWO_SINGLE, combo == C_FOUR_TWO_PAIR, ranks_in(h.at_least[1]),
+            ranks_in(h.at_least[2] & PAIR_ONES), ranks_in(h.at_least[4] & PAIR_ONES), hand)
     return n + bombs(&h, ban, -1)
 
 
@@ -2199,6 +2302,11 @@ cdef inline Py_ssize_t count_closed(u64 hand, u64 last_cards, u64 last_info, int
     if info_combo(last_info) == C_PASS:
         return count_lead(hand, flags)
     return count_follow(hand, last_cards, last_info, flags)
+
+
+cdef Py_ssize_t count_lead_call(u64 hand, int flags) noexcept nogil:
+    """count_lead, called (not inlined): generate()'s count of a lead without room."""
+    return count_lead(hand, flags)
 
 
 cdef inline bint is_top_bomb(u64 cards, u64 info, int flags) noexcept nogil:
@@ -2218,8 +2326,10 @@ cdef Py_ssize_t generate(u64 hand, u64 last_cards, u64 last_info, int flags,
     With no room (cap 0) the moves are only counted: in closed form where
     count_closed applies.
     """
-    if cap == 0 and counts_closed(hand, flags):
-        return count_closed(hand, last_cards, last_info, flags)
+    if cap == 0 and counts_closed(hand, flags):    # count_closed, count_lead called
+        if info_combo(last_info) == C_PASS:
+            return count_lead_call(hand, flags)
+        return count_follow(hand, last_cards, last_info, flags)
     return gen_moves(hand, last_cards, last_info, flags, out, cap)
 
 
