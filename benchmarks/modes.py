@@ -8,9 +8,12 @@ deals of alternately 17 and 20 cards (21 and 24 with two decks).  For each
 row: positions/s and moves/s through ``count_moves_batch`` and
 ``legal_moves_batch`` (one call, ``out=`` reused), ns per move, and ns per
 move relative to one deck's (issue 16's laizi target: at most 1.5x).  Each
-of K interleaved rounds times every row (the best of R calls); the figures
-are the medians over the rounds, so a slow spell of a shared machine hits
-all rows alike.  The last line sums up the laizi rows' ratios.
+of K interleaved rounds times every row: one call to warm the caches, then
+R calls, the round's figure their median (not their best: a best-of
+flatters the rows with short calls, one deck's 0.15 ms against laizi's
+3-13 ms); the figures are the medians over the rounds, so a slow spell of
+a shared machine hits all rows alike.  The last line sums up the laizi
+rows' ratios.
 """
 
 from __future__ import annotations
@@ -43,13 +46,15 @@ def deal_hands(n: int, sizes: tuple[int, int], deck: str, wild: "str | None", wi
     return hands
 
 
-def best(fn, repeat: int) -> float:
+def median_call(fn, repeat: int) -> float:
+    """Seconds of fn's median call of `repeat`, after one call that warms the caches."""
+    fn()
     times = []
     for _ in range(repeat):
         t = time.perf_counter()
         fn()
         times.append(time.perf_counter() - t)
-    return min(times)
+    return statistics.median(times)
 
 
 def rows() -> "list[tuple[str, Rules, tuple[int, int], str, int | None]]":
@@ -76,8 +81,8 @@ def main() -> None:
     batches: "list[list[float]]" = [[] for _ in setups]
     for _ in range(args.rounds):
         for i, (name, rules, hands, out, n_moves) in enumerate(setups):
-            counts[i].append(best(lambda: count_moves_batch(hands, rules=rules), args.repeat))
-            batches[i].append(best(lambda: legal_moves_batch(hands, rules=rules, out=out), args.repeat))
+            counts[i].append(median_call(lambda: count_moves_batch(hands, rules=rules), args.repeat))
+            batches[i].append(median_call(lambda: legal_moves_batch(hands, rules=rules, out=out), args.repeat))
     print(f"{'mode':<16} {'moves/pos':>9} {'count pos/s':>12} {'batch pos/s':>12} {'batch moves/s':>14} "
           f"{'ns/move':>8} {'x one deck':>10}")
     base = None
