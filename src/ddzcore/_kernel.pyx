@@ -2855,7 +2855,7 @@ def _set_min_part(Py_ssize_t generate, Py_ssize_t count):
     return old
 
 # A count's share of a generation's time (CPU time, benchmarks/threads_speed.py):
-cdef double LEAD_COUNT_COST = 0.12   # one-deck leads without wild cards (count_lead)
+cdef double LEAD_COUNT_COST = 0.08   # one-deck leads without wild cards (count_lead)
 cdef double COUNT_COST = 0.5         # any other batch (follows: 0.5 with count_follow)
 
 
