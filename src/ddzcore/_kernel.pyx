@@ -3077,9 +3077,18 @@ cdef void part_work(Job* j, int t) noexcept nogil:
 
 
 cdef bint parts_join(Job* j) noexcept nogil:
-    """The batch's total, and the parts that overflowed copied into place;
-    False without memory."""
-    cdef Py_ssize_t k, nparts = min(ddz_load(&j.nparts), j.maxparts)
+    """The batch's total, the parts that overflowed copied into place and
+    the records after each part's start written again; False without memory.
+
+    The generator may write scratch past a position's moves, within its
+    room (up to ROOM records: ddz_lz_two), and a part's view of the buffer
+    runs to the buffer's end: a part's last positions may so overwrite the
+    first records of the parts after it, written before.  Every record so
+    overwritten lies within ROOM records after its own part's start, so
+    those positions are generated again, each with room for its own moves
+    only (no scratch), once every thread is done."""
+    cdef Py_ssize_t k, i, nparts = min(ddz_load(&j.nparts), j.maxparts)
+    cdef Part* p
     j.total = 0
     for k in range(nparts):
         if part_at(j, k).n < 0:
@@ -3090,6 +3099,14 @@ cdef bint parts_join(Job* j) noexcept nogil:
             if not buf_reserve(&j.dest, j.total, min(j.dest.cap, j.total)):
                 return False
             memcpy(j.dest.p + part_at(j, k).start, part_at(j, k).buf.p, part_at(j, k).n * sizeof(MoveRec))
+    for k in range(nparts):
+        p = part_at(j, k)
+        i = p.lo
+        while p.n > 0 and i > 0 and i < j.n and j.off[i] < p.start + ROOM:
+            gen_moves(j.hands[i], j.last_cards[i] if j.last_cards != NULL else 0,
+                      j.last_info[i] if j.last_cards != NULL else 0, j.flags,
+                      j.dest.p + j.off[i], j.off[i + 1] - j.off[i])
+            i += 1
     return True
 
 
