@@ -1522,11 +1522,15 @@ cdef void lz_straights1(Gen* g, int combo, int min_len, int lo, int fix_len) noe
     moves was checked): a window s..top has one rank without a natural (the
     wild card fills it: a stand-in, or the wild rank's own card at face
     value) or none (the natural straight, then the wild card standing in
-    for each rank in turn, top rank first); lz_straight's moves and order."""
+    for each rank in turn, top rank first); lz_straight's moves and order.
+    A window's naturals grow from the last one's by the top rank's lane of
+    lanes(natural), read once (a lanes() a window cost about 10
+    instructions a move, most windows being one move, counted)."""
     cdef unsigned int natural = g.at_least[1] & 0xFFF & ~(1u << g.wild), gaps, after
     cdef unsigned int holes = ~natural & 0xFFF, once = 0, twice = 0, starts
     cdef int s, top, first, end, hole, c, i, length = fix_len if fix_len else min_len
-    cdef u64 w = unit(g.wild), one = (<u64>(g.wild + 1) << 34) | (<u64>1 << 14), base, info
+    cdef u64 w = unit(g.wild), one = (<u64>(g.wild + 1) << 34) | (<u64>1 << 14), base, info, sub, lane
+    cdef u64 nat = lanes(natural), step = (1 << 5) | (1 << 9)
     cdef MoveRec* p = g.out + g.n
     if length > R_ACE + 1:
         return
@@ -1548,22 +1552,40 @@ cdef void lz_straights1(Gen* g, int combo, int min_len, int lo, int fix_len) noe
         if first >= end:
             continue
         info = make_info(combo, first, first - s + 1)
-        for top in range(first, end):
-            base = lanes(natural & rank_span(s, top))
-            if hole <= top:
-                p.cards = base + w
-                p.info = info if hole == g.wild else info | one | (<u64>hole << 18)
+        base = nat & lz_span(s, first + 1)
+        lane = <u64>0xF << (4 * (first + 1))
+        top = first
+        # Windows without the hole: the natural straight, then the wild card
+        # standing in for each rank, top rank first.
+        while top < end and top < hole:
+            p.cards = base
+            p.info = info
+            p += 1
+            sub = unit(top)
+            for c in range(top, s - 1, -1):
+                p.cards = base + w - sub
+                p.info = info | one | (<u64>c << 18)
                 p += 1
-            else:
+                sub >>= 4
+            info += step
+            base += nat & lane
+            lane <<= 4
+            top += 1
+        # Windows with it: one move each, the wild card filling the hole.
+        if top < end:
+            base += w
+            if hole != g.wild:
+                info |= one | (<u64>hole << 18)
+            while True:
                 p.cards = base
                 p.info = info
                 p += 1
-                base += w
-                for c in range(top, s - 1, -1):
-                    p.cards = base - unit(c)
-                    p.info = info | one | (<u64>c << 18)
-                    p += 1
-            info += (1 << 5) | (1 << 9)
+                top += 1
+                if top == end:
+                    break
+                info += step
+                base += nat & lane
+                lane <<= 4
     g.n = p - g.out
 
 
