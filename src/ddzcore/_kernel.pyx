@@ -1040,7 +1040,7 @@ cdef extern from *:
         /* one 16-byte store a record: (wi, info) + (k[1 + t], 0) */
         __m128i base = _mm_set_epi64x((long long)info, (long long)wi);
     #endif
-        DDZ_PREFETCH_OUT(q, 2);
+        DDZ_PREFETCH_OUT(q, 1);
         q[0] = wi + k[0];
         q[1] = info;
         q += ((k[0] & twice) != 0) << 1;
@@ -1145,6 +1145,7 @@ cdef inline void lz_kick(Gen* g, LzPool* p, u64 w, u64 info, int kind, int need,
 cdef enum:
     LZ_MAINS_ROOM = 13 * 4 * 15     # trios with one kicker: <= 4 main parts a rank, <= 15 kickers each
     LZ_PARTS = 13 * 5               # main parts of k <= 4 cards: <= 5 a rank (0-4 naturals)
+    LZ_TWO_ROOM = 14 * 13 // 2 + 14 + 5     # lz_two's moves and the scratch past them
 
 
 # The main parts of k cards (a trio or a quad) of ranks >= lo, made once and
@@ -1213,6 +1214,9 @@ cdef void lz_with_kickers(Gen* g, LzParts* parts, int combo, int k, int kind, in
     lz_pool(g, &pool)
     if need == 1 and g.cap - g.n >= LZ_MAINS_ROOM:
         p = g.out + g.n
+    elif need == 2 and not (kind == 2 and g.flags & F_KICKER_BOMB) and g.cap - g.n >= parts.n * LZ_TWO_ROOM:
+        lz_fours(g, parts, combo, kind, pool.twice)
+        return
     for i in range(parts.n):
         left = parts.left[i]
         if left < 0:
@@ -1224,6 +1228,36 @@ cdef void lz_with_kickers(Gen* g, LzParts* parts, int combo, int k, int kind, in
         p = lz_main(g, &pool, p, parts.cards[i], parts.info[i] | <u64>combo, kind, need, parts.x[i], left)
     if p != NULL:
         g.n = p - g.out
+
+
+cdef inline void lz_fours(Gen* g, LzParts* parts, int combo, int kind, u64 twice) noexcept nogil:
+    """lz_with_kickers' four-with-two (two single kickers, kind 1, or two
+    pairs, kind 2; room for LZ_TWO_ROOM moves a main part was checked):
+    each main part's kickers straight from lz_two, lz_kick's moves without
+    its set-up a part (about 30 instructions, counted)."""
+    cdef int i, left, x
+    cdef unsigned int bit = 1u << g.wild
+    cdef unsigned int naturals = g.at_least[1] if kind == 1 else g.at_least[2] & 0x1FFF
+    cdef u64 wild_twice = unit(g.wild) if g.flags & F_KICKER_REPEAT else 0
+    cdef bint joker_pair = g.flags & F_JOKERS_BOTH if kind == 1 else True
+    cdef MoveRec* p = g.out + g.n
+    for i in range(parts.n):
+        x = parts.x[i]
+        left = parts.left[i]
+        if left < 0:
+            # an all-wild main part: one kicker at least is natural (as lz_with_kickers)
+            left = -1 - left
+            if left >= 2 * kind:
+                left = 2 * kind - 1
+        if x == g.wild:
+            left = 0        # none free if the main rank is wild's (as lz_kick)
+        if kind == 1:
+            p = lz_two(p, parts.cards[i], parts.info[i] | <u64>combo, (naturals | (bit if left >= 1 else 0)) & ~(1u << x),
+                       twice | (wild_twice if left >= 2 else 0), 1, joker_pair)
+        else:
+            p = lz_two(p, parts.cards[i], parts.info[i] | <u64>combo, (naturals | (bit if left >= 2 else 0)) & ~(1u << x),
+                       0, 2, True)
+    g.n = p - g.out
 
 
 cdef enum:
