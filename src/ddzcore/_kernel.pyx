@@ -1026,9 +1026,13 @@ cdef extern from *:
        (callgrind's branch simulation).  So the two-of-a-rank record is
        always written and kept by moving p on, and each lower rank writes
        a fixed number of records for its m higher ranks (ddz_lz_row: 13
-       while m >= 9, then 8, then 4; loops of 4 rows each but the first)
-       of which p keeps m: up to 5 records past the returned slot are
-       scratch (ROOM covers them: at most 14 * 13 / 2 + 14 + 5). */
+       while m >= 10, then 10 (m >= 7), 7 (m >= 4), 3 (m >= 2) and 1: at
+       most 3 more than m) of which p keeps m: up to 5 records past the
+       returned slot are scratch (ROOM covers them: at most 14 * 13 / 2 +
+       14 + 5).  The widths 13, 8 and 4 wrote about 1.5 records a move
+       kept; these run more instructions but write fewer records, and the
+       rows' time follows their stores more than their instructions
+       (benchmarks/modes.py's hands, timed: 1-3 % less a move). */
     #if defined(__SSE2__) || defined(_M_X64)
     #include <emmintrin.h>
     #endif
@@ -1087,12 +1091,16 @@ cdef extern from *:
     #else
         k[n] = k[n + 1] = k[n + 2] = k[n + 3] = 0;
     #endif
-        for (; i < n - 9; i++)
+        for (; i < n - 10; i++)
             q = ddz_lz_row(q, w, info, k + i, twice, 13, n - 1 - i);
-        for (; i < n - 5; i++)
-            q = ddz_lz_row(q, w, info, k + i, twice, 8, n - 1 - i);
+        for (; i < n - 7; i++)
+            q = ddz_lz_row(q, w, info, k + i, twice, 10, n - 1 - i);
+        for (; i < n - 4; i++)
+            q = ddz_lz_row(q, w, info, k + i, twice, 7, n - 1 - i);
+        for (; i < n - 2; i++)
+            q = ddz_lz_row(q, w, info, k + i, twice, 3, n - 1 - i);
         for (; i < n - 1; i++)
-            q = ddz_lz_row(q, w, info, k + i, twice, 4, n - 1 - i);
+            q = ddz_lz_row(q, w, info, k + i, twice, 1, n - 1 - i);
         if (i < n)
             q = ddz_lz_row(q, w, info, k + i, twice, 0, 0);
         /* both jokers: their pair is the last move (the big joker's row keeps none) */
