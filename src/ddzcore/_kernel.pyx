@@ -1030,9 +1030,12 @@ cdef extern from *:
        most 3 more than m) of which p keeps m: up to 5 records past the
        returned slot are scratch (ROOM covers them: at most 14 * 13 / 2 +
        14 + 5).  The widths 13, 8 and 4 wrote about 1.5 records a move
-       kept; these run more instructions but write fewer records, and the
-       rows' time follows their stores more than their instructions
-       (benchmarks/modes.py's hands, timed: 1-3 % less a move). */
+       kept; these write about a third fewer for a few more instructions
+       (4 wild: 25.85 -> 25.98 a move, counted), timed 1-3 % less a move
+       (benchmarks/modes.py's hands, builds alternating).  Instruction
+       counts do not predict these writers' time: widths 13, 11, 9, 7, 5,
+       3, 1 (fewer instructions again) timed the same, and this function
+       forced inline everywhere (4 wild 25.45) 2-6 % slower at 1-2 wild. */
     #if defined(__SSE2__) || defined(_M_X64)
     #include <emmintrin.h>
     #endif
