@@ -1026,9 +1026,16 @@ cdef extern from *:
        (callgrind's branch simulation).  So the two-of-a-rank record is
        always written and kept by moving p on, and each lower rank writes
        a fixed number of records for its m higher ranks (ddz_lz_row: 13
-       while m >= 9, then 8, then 4; loops of 4 rows each but the first)
-       of which p keeps m: up to 5 records past the returned slot are
-       scratch (ROOM covers them: at most 14 * 13 / 2 + 14 + 5). */
+       while m >= 10, then 10 (m >= 7), 7 (m >= 4), 3 (m >= 2) and 1: at
+       most 3 more than m) of which p keeps m: up to 5 records past the
+       returned slot are scratch (ROOM covers them: at most 14 * 13 / 2 +
+       14 + 5).  The widths 13, 8 and 4 wrote about 1.5 records a move
+       kept; these write about a third fewer for a few more instructions
+       (4 wild: 25.85 -> 25.98 a move, counted), timed 1-3 % less a move
+       (benchmarks/modes.py's hands, builds alternating).  Instruction
+       counts do not predict these writers' time: widths 13, 11, 9, 7, 5,
+       3, 1 (fewer instructions again) timed the same, and this function
+       forced inline everywhere (4 wild 25.45) 2-6 % slower at 1-2 wild. */
     #if defined(__SSE2__) || defined(_M_X64)
     #include <emmintrin.h>
     #endif
@@ -1040,7 +1047,7 @@ cdef extern from *:
         /* one 16-byte store a record: (wi, info) + (k[1 + t], 0) */
         __m128i base = _mm_set_epi64x((long long)info, (long long)wi);
     #endif
-        DDZ_PREFETCH_OUT(q, 2);
+        DDZ_PREFETCH_OUT(q, 1);
         q[0] = wi + k[0];
         q[1] = info;
         q += ((k[0] & twice) != 0) << 1;
@@ -1087,12 +1094,16 @@ cdef extern from *:
     #else
         k[n] = k[n + 1] = k[n + 2] = k[n + 3] = 0;
     #endif
-        for (; i < n - 9; i++)
+        for (; i < n - 10; i++)
             q = ddz_lz_row(q, w, info, k + i, twice, 13, n - 1 - i);
-        for (; i < n - 5; i++)
-            q = ddz_lz_row(q, w, info, k + i, twice, 8, n - 1 - i);
+        for (; i < n - 7; i++)
+            q = ddz_lz_row(q, w, info, k + i, twice, 10, n - 1 - i);
+        for (; i < n - 4; i++)
+            q = ddz_lz_row(q, w, info, k + i, twice, 7, n - 1 - i);
+        for (; i < n - 2; i++)
+            q = ddz_lz_row(q, w, info, k + i, twice, 3, n - 1 - i);
         for (; i < n - 1; i++)
-            q = ddz_lz_row(q, w, info, k + i, twice, 4, n - 1 - i);
+            q = ddz_lz_row(q, w, info, k + i, twice, 1, n - 1 - i);
         if (i < n)
             q = ddz_lz_row(q, w, info, k + i, twice, 0, 0);
         /* both jokers: their pair is the last move (the big joker's row keeps none) */
@@ -1145,6 +1156,7 @@ cdef inline void lz_kick(Gen* g, LzPool* p, u64 w, u64 info, int kind, int need,
 cdef enum:
     LZ_MAINS_ROOM = 13 * 4 * 15     # trios with one kicker: <= 4 main parts a rank, <= 15 kickers each
     LZ_PARTS = 13 * 5               # main parts of k <= 4 cards: <= 5 a rank (0-4 naturals)
+    LZ_TWO_ROOM = 14 * 13 // 2 + 14 + 5     # lz_two's moves and the scratch past them
 
 
 # The main parts of k cards (a trio or a quad) of ranks >= lo, made once and
@@ -1213,6 +1225,9 @@ cdef void lz_with_kickers(Gen* g, LzParts* parts, int combo, int k, int kind, in
     lz_pool(g, &pool)
     if need == 1 and g.cap - g.n >= LZ_MAINS_ROOM:
         p = g.out + g.n
+    elif need == 2 and not (kind == 2 and g.flags & F_KICKER_BOMB) and g.cap - g.n >= parts.n * LZ_TWO_ROOM:
+        lz_fours(g, parts, combo, kind, pool.twice)
+        return
     for i in range(parts.n):
         left = parts.left[i]
         if left < 0:
@@ -1224,6 +1239,36 @@ cdef void lz_with_kickers(Gen* g, LzParts* parts, int combo, int k, int kind, in
         p = lz_main(g, &pool, p, parts.cards[i], parts.info[i] | <u64>combo, kind, need, parts.x[i], left)
     if p != NULL:
         g.n = p - g.out
+
+
+cdef inline void lz_fours(Gen* g, LzParts* parts, int combo, int kind, u64 twice) noexcept nogil:
+    """lz_with_kickers' four-with-two (two single kickers, kind 1, or two
+    pairs, kind 2; room for LZ_TWO_ROOM moves a main part was checked):
+    each main part's kickers straight from lz_two, lz_kick's moves without
+    its set-up a part (about 30 instructions, counted)."""
+    cdef int i, left, x
+    cdef unsigned int bit = 1u << g.wild
+    cdef unsigned int naturals = g.at_least[1] if kind == 1 else g.at_least[2] & 0x1FFF
+    cdef u64 wild_twice = unit(g.wild) if g.flags & F_KICKER_REPEAT else 0
+    cdef bint joker_pair = g.flags & F_JOKERS_BOTH if kind == 1 else True
+    cdef MoveRec* p = g.out + g.n
+    for i in range(parts.n):
+        x = parts.x[i]
+        left = parts.left[i]
+        if left < 0:
+            # an all-wild main part: one kicker at least is natural (as lz_with_kickers)
+            left = -1 - left
+            if left >= 2 * kind:
+                left = 2 * kind - 1
+        if x == g.wild:
+            left = 0        # none free if the main rank is wild's (as lz_kick)
+        if kind == 1:
+            p = lz_two(p, parts.cards[i], parts.info[i] | <u64>combo, (naturals | (bit if left >= 1 else 0)) & ~(1u << x),
+                       twice | (wild_twice if left >= 2 else 0), 1, joker_pair)
+        else:
+            p = lz_two(p, parts.cards[i], parts.info[i] | <u64>combo, (naturals | (bit if left >= 2 else 0)) & ~(1u << x),
+                       0, 2, True)
+    g.n = p - g.out
 
 
 cdef enum:
@@ -1472,10 +1517,11 @@ cdef void lz_straight(Gen* g, int combo, int s, int top, unsigned int rspan, uns
     (skipping the extensions of a full set): O(1) a move, from tables.
     rspan: the ranks s..top, reversed."""
     cdef unsigned int mask = rn & rspan, d = rd & rspan
-    cdef unsigned int t = LZ_RSET[d], x = 0
-    cdef int nd = t & 15, holes = top - s + 1 - <int>(LZ_RSET[mask] & 15), n = 0, slack = g.nw - holes
+    cdef unsigned int t = LZ_RSET[d], x = 0, a, b
+    cdef int nd = t & 15, holes = top - s + 1 - <int>(LZ_RSET[mask] & 15), n = 0, slack = g.nw - holes, i
     cdef u64 w = unit(g.wild), base = lz_rlanes(mask) + <u64>holes * w
-    cdef u64 info0 = make_info(combo, top, top - s + 1), wb = <u64>(g.wild + 1) << 34
+    cdef u64 info0 = make_info(combo, top, top - s + 1), wb = <u64>(g.wild + 1) << 34, info = info0 | wb
+    cdef u64 spare[5]       # spare[n]: the base and n spare wild cards (n <= slack <= 4)
     cdef bint fast = g.cap - g.n >= LZ_STRAIGHT_ROOM
     cdef MoveRec* p = slot(g, fast)
     p = put(g, p, base, info0 | ((<u64>t << 14) | wb if d else 0), fast)
@@ -1485,19 +1531,23 @@ cdef void lz_straight(Gen* g, int combo, int s, int top, unsigned int rspan, uns
         while mask:
             x = mask & (0u - mask)
             mask ^= x
-            p = put(g, p, base - unit(R_ACE - ddz_ctz(x)), info0 | wb | (<u64>LZ_RSET[d | x] << 14), fast)
+            p = put(g, p, base - unit(R_ACE - ddz_ctz(x)), info | (<u64>LZ_RSET[d | x] << 14), fast)
         done(g, p, fast)
         return
+    for i in range(5):
+        spare[i] = base + <u64>i * w
     while True:
-        if n < slack:
-            x = (x - mask) & mask
-        else:
-            x = ((x | ~mask) + (x & (0u - x))) & mask
+        # the next submask, or (all spare wild cards used) the next one
+        # that is no extension of x: chosen without a branch (which went
+        # either way, about one move in five: callgrind's branch simulation)
+        a = (x - mask) & mask
+        b = ((x | ~mask) + (x & (0u - x))) & mask
+        x = b ^ ((a ^ b) & (0u - <unsigned int>(n < slack)))
         if x == 0:
             break
         t = LZ_RSET[d | x]
         n = <int>(t & 15) - nd
-        p = put(g, p, base + <u64>n * w - lz_rlanes(x), info0 | wb | (<u64>t << 14), fast)
+        p = put(g, p, spare[n] - lz_rlanes(x), info | (<u64>t << 14), fast)
     done(g, p, fast)
 
 
@@ -1522,11 +1572,15 @@ cdef void lz_straights1(Gen* g, int combo, int min_len, int lo, int fix_len) noe
     moves was checked): a window s..top has one rank without a natural (the
     wild card fills it: a stand-in, or the wild rank's own card at face
     value) or none (the natural straight, then the wild card standing in
-    for each rank in turn, top rank first); lz_straight's moves and order."""
+    for each rank in turn, top rank first); lz_straight's moves and order.
+    A window's naturals grow from the last one's by the top rank's lane of
+    lanes(natural), read once (a lanes() a window cost about 10
+    instructions a move, most windows being one move, counted)."""
     cdef unsigned int natural = g.at_least[1] & 0xFFF & ~(1u << g.wild), gaps, after
     cdef unsigned int holes = ~natural & 0xFFF, once = 0, twice = 0, starts
     cdef int s, top, first, end, hole, c, i, length = fix_len if fix_len else min_len
-    cdef u64 w = unit(g.wild), one = (<u64>(g.wild + 1) << 34) | (<u64>1 << 14), base, info
+    cdef u64 w = unit(g.wild), one = (<u64>(g.wild + 1) << 34) | (<u64>1 << 14), base, info, sub, lane
+    cdef u64 nat = lanes(natural), step = (1 << 5) | (1 << 9)
     cdef MoveRec* p = g.out + g.n
     if length > R_ACE + 1:
         return
@@ -1548,22 +1602,40 @@ cdef void lz_straights1(Gen* g, int combo, int min_len, int lo, int fix_len) noe
         if first >= end:
             continue
         info = make_info(combo, first, first - s + 1)
-        for top in range(first, end):
-            base = lanes(natural & rank_span(s, top))
-            if hole <= top:
-                p.cards = base + w
-                p.info = info if hole == g.wild else info | one | (<u64>hole << 18)
+        base = nat & lz_span(s, first + 1)
+        lane = <u64>0xF << (4 * (first + 1))
+        top = first
+        # Windows without the hole: the natural straight, then the wild card
+        # standing in for each rank, top rank first.
+        while top < end and top < hole:
+            p.cards = base
+            p.info = info
+            p += 1
+            sub = unit(top)
+            for c in range(top, s - 1, -1):
+                p.cards = base + w - sub
+                p.info = info | one | (<u64>c << 18)
                 p += 1
-            else:
+                sub >>= 4
+            info += step
+            base += nat & lane
+            lane <<= 4
+            top += 1
+        # Windows with it: one move each, the wild card filling the hole.
+        if top < end:
+            base += w
+            if hole != g.wild:
+                info |= one | (<u64>hole << 18)
+            while True:
                 p.cards = base
                 p.info = info
                 p += 1
-                base += w
-                for c in range(top, s - 1, -1):
-                    p.cards = base - unit(c)
-                    p.info = info | one | (<u64>c << 18)
-                    p += 1
-            info += (1 << 5) | (1 << 9)
+                top += 1
+                if top == end:
+                    break
+                info += step
+                base += nat & lane
+                lane <<= 4
     g.n = p - g.out
 
 
