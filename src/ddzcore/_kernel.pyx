@@ -2962,6 +2962,19 @@ cdef bint buf_reserve(Buf* b, Py_ssize_t need, Py_ssize_t keep) noexcept nogil:
     return True
 
 
+cdef bint scratch_test = False
+
+
+def _set_scratch_test(bint on):
+    """Tests: have every batch position leave ROOM records of scratch past
+    its moves (the most the generator may write, within its room), so the
+    threads' joins are tested against it whatever the generator does now;
+    returns the previous setting."""
+    global scratch_test
+    old, scratch_test = scratch_test, on
+    return old
+
+
 cdef Py_ssize_t fill(Buf* b, Py_ssize_t total, const u64* hands, const u64* last_cards,
                      const u64* last_info, int flags, Py_ssize_t lo, Py_ssize_t hi,
                      int64_t* off, Py_ssize_t base) noexcept nogil:
@@ -2980,6 +2993,8 @@ cdef Py_ssize_t fill(Buf* b, Py_ssize_t total, const u64* hands, const u64* last
             gen_moves(hands[i], lc, li, flags, b.p + total, b.cap - total)
         total += got
         off[i + 1] = base + total
+        if scratch_test:  # (tests: the most scratch the generator may leave past the moves, see parts_join)
+            memset(b.p + total, 0xA5, min(<Py_ssize_t>ROOM, b.cap - total) * sizeof(MoveRec))
     return total
 
 
