@@ -2966,10 +2966,10 @@ cdef bint scratch_test = False
 
 
 def _set_scratch_test(bint on):
-    """Tests: have every batch position leave ROOM records of scratch past
-    its moves (the most the generator may write, within its room), so the
-    threads' joins are tested against it whatever the generator does now;
-    returns the previous setting."""
+    """Tests: have every stretch of a threaded batch's part leave ROOM
+    records of scratch past its moves (the most the generator may write,
+    within its room), so the joins are tested against it whatever the
+    generator does now; returns the previous setting."""
     global scratch_test
     old, scratch_test = scratch_test, on
     return old
@@ -2993,8 +2993,6 @@ cdef Py_ssize_t fill(Buf* b, Py_ssize_t total, const u64* hands, const u64* last
             gen_moves(hands[i], lc, li, flags, b.p + total, b.cap - total)
         total += got
         off[i + 1] = base + total
-        if scratch_test:  # (tests: the most scratch the generator may leave past the moves, see parts_join)
-            memset(b.p + total, 0xA5, min(<Py_ssize_t>ROOM, b.cap - total) * sizeof(MoveRec))
     return total
 
 
@@ -3154,6 +3152,8 @@ cdef void part_work(Job* j, int t) noexcept nogil:
                        p.lo + nxt, p.lo + step, j.off, p.start)
             if p.n < 0:
                 return  # (whoever counts back through this part counts on down to what is published)
+            if scratch_test:  # (the most scratch the generator may leave past the moves: see parts_join)
+                memset(p.buf.p + p.n, 0xA5, min(<Py_ssize_t>ROOM, p.buf.cap - p.n) * sizeof(MoveRec))
             ddz_store(&p.done, p.lo + step)
             if tracing:
                 trace_made[t] += step - nxt
