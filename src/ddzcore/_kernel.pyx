@@ -2954,8 +2954,8 @@ cdef bint buf_reserve(Buf* b, Py_ssize_t need, Py_ssize_t keep) noexcept nogil:
         p = <MoveRec*>realloc(b.p, cap * sizeof(MoveRec))
     else:
         p = <MoveRec*>malloc(cap * sizeof(MoveRec))
-        if p != NULL and keep:
-            memcpy(p, b.p, keep * sizeof(MoveRec))
+        if p != NULL and min(keep, b.cap) > 0:  # (records past the view's cap were never written)
+            memcpy(p, b.p, min(keep, b.cap) * sizeof(MoveRec))
     if p == NULL:
         return False
     b.p, b.cap, b.owned = p, cap, True
@@ -3023,6 +3023,7 @@ cdef struct Part:
     Py_ssize_t start        # its first record in the batch
     long long claim         # (next << 32) | end, from lo: positions claimed, the part's end (atomic; see steal)
     long long done          # its positions lo..done-1 are generated (atomic; -1 until start is known)
+    Py_ssize_t written      # positions lo..written-1 only counted: the join writes them (parts_join)
     Py_ssize_t n            # its records (-1: out of memory)
     Buf buf                 # a view of the batch's buffer at start, or its own block after an overflow
 
@@ -3126,6 +3127,7 @@ cdef void part_work(Job* j, int t) noexcept nogil:
     cdef int k = t
     cdef Part* p
     cdef long long c, nxt, end, step
+    cdef Py_ssize_t i
     stamp(&trace_thread[t][0])
     while k >= 0:
         p = part_at(j, k)
@@ -3139,7 +3141,7 @@ cdef void part_work(Job* j, int t) noexcept nogil:
         p.buf.owned = False
         p.buf.p = j.dest.p + p.start if p.start < j.dest.cap else NULL
         p.buf.cap = j.dest.cap - p.start if p.start < j.dest.cap else 0
-        p.n = 0
+        p.n, p.written = 0, p.lo
         while True:  # claim PUBLISH positions at a time (a thief may lower end meanwhile)
             c = ddz_load(&p.claim)
             nxt, end = c >> CLAIM_BITS, c & ((1LL << CLAIM_BITS) - 1)
@@ -3148,8 +3150,15 @@ cdef void part_work(Job* j, int t) noexcept nogil:
             step = min(nxt + PUBLISH, end)
             if not ddz_cas(&p.claim, c, (step << CLAIM_BITS) | end):
                 continue
-            p.n = fill(&p.buf, p.n, j.hands, j.last_cards, j.last_info, j.flags,
-                       p.lo + nxt, p.lo + step, j.off, p.start)
+            i = p.lo + nxt
+            while p.before >= 0 and p.n < ROOM and i < p.lo + step:  # its first ROOM records: see parts_join
+                p.n += count_only(j.hands[i], j.last_cards[i] if j.last_cards != NULL else 0,
+                                  j.last_info[i] if j.last_cards != NULL else 0, j.flags)
+                j.off[i + 1] = p.start + p.n
+                i += 1
+                p.written = i
+            if i < p.lo + step:
+                p.n = fill(&p.buf, p.n, j.hands, j.last_cards, j.last_info, j.flags, i, p.lo + step, j.off, p.start)
             if p.n < 0:
                 return  # (whoever counts back through this part counts on down to what is published)
             if scratch_test:  # (the most scratch the generator may leave past the moves: see parts_join)
@@ -3165,15 +3174,16 @@ cdef void part_work(Job* j, int t) noexcept nogil:
 
 cdef bint parts_join(Job* j) noexcept nogil:
     """The batch's total, the parts that overflowed copied into place and
-    the records after each part's start written again; False without memory.
+    the positions each part only counted written; False without memory.
 
     The generator may write scratch past a position's moves, within its
-    room (up to ROOM records: ddz_lz_two), and a part's view of the buffer
-    runs to the buffer's end: a part's last positions may so overwrite the
-    first records of the parts after it, written before.  Every record so
-    overwritten lies within ROOM records after its own part's start, so
-    those positions are generated again, each with room for its own moves
-    only (no scratch), once every thread is done."""
+    room (up to ROOM records), and a part's view of the buffer runs to the
+    buffer's end: a part's last positions may write over the first ROOM
+    records after it, which belong to the parts after it.  So a part
+    (but the first) only counts its positions until it has ROOM records
+    (part_work), no other thread writes there, and they are written here,
+    once every thread is done, each with room for its own moves only (no
+    scratch)."""
     cdef Py_ssize_t k, i, nparts = min(ddz_load(&j.nparts), j.maxparts)
     cdef Part* p
     j.total = 0
@@ -3188,12 +3198,10 @@ cdef bint parts_join(Job* j) noexcept nogil:
             memcpy(j.dest.p + part_at(j, k).start, part_at(j, k).buf.p, part_at(j, k).n * sizeof(MoveRec))
     for k in range(nparts):
         p = part_at(j, k)
-        i = p.lo
-        while p.n > 0 and i > 0 and i < j.n and j.off[i] < p.start + ROOM:
+        for i in range(p.lo, p.written):
             gen_moves(j.hands[i], j.last_cards[i] if j.last_cards != NULL else 0,
                       j.last_info[i] if j.last_cards != NULL else 0, j.flags,
                       j.dest.p + j.off[i], j.off[i + 1] - j.off[i])
-            i += 1
     return True
 
 
