@@ -3161,7 +3161,7 @@ cdef void part_work(Job* j, int t) noexcept nogil:
                 p.n = fill(&p.buf, p.n, j.hands, j.last_cards, j.last_info, j.flags, i, p.lo + step, j.off, p.start)
             if p.n < 0:
                 return  # (whoever counts back through this part counts on down to what is published)
-            if scratch_test:  # (the most scratch the generator may leave past the moves: see parts_join)
+            if scratch_test and p.buf.cap > p.n:  # (the most scratch the generator may leave: see parts_join)
                 memset(p.buf.p + p.n, 0xA5, min(<Py_ssize_t>ROOM, p.buf.cap - p.n) * sizeof(MoveRec))
             ddz_store(&p.done, p.lo + step)
             if tracing:
@@ -3188,14 +3188,16 @@ cdef bint parts_join(Job* j) noexcept nogil:
     cdef Part* p
     j.total = 0
     for k in range(nparts):
-        if part_at(j, k).n < 0:
+        p = part_at(j, k)
+        if p.n < 0:
             return False
-        j.total = max(j.total, part_at(j, k).start + part_at(j, k).n)
+        j.total = max(j.total, p.start + p.n)
     for k in range(nparts):
-        if part_at(j, k).buf.owned:
+        p = part_at(j, k)
+        if p.buf.owned:
             if not buf_reserve(&j.dest, j.total, min(j.dest.cap, j.total)):
                 return False
-            memcpy(j.dest.p + part_at(j, k).start, part_at(j, k).buf.p, part_at(j, k).n * sizeof(MoveRec))
+            memcpy(j.dest.p + p.start, p.buf.p, p.n * sizeof(MoveRec))
     for k in range(nparts):
         p = part_at(j, k)
         for i in range(p.lo, p.written):
