@@ -208,7 +208,9 @@ def legal_moves_batch(hands: "np.ndarray | Sequence[HandLike]",
     about the output's size).  A too-small ``out`` is written into before
     the moves outgrow it: afterwards its contents are unspecified (some of
     the moves, not a result to read; ``moves`` is not a view of it), so
-    pass an ``out`` you can overwrite.  ``rules``: a ``Rules`` or a preset name.
+    pass an ``out`` you can overwrite.  A large enough ``out`` may also
+    change past ``moves``: the generator uses up to 128 records past a
+    position's moves as scratch.  ``rules``: a ``Rules`` or a preset name.
     ``threads``: threads (int >= 1) generating chunks of positions in
     parallel; the result is identical for any number.  The helper threads
     are kept between calls and poll for the next one for a while before
