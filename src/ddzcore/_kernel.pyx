@@ -3277,7 +3277,24 @@ cdef Mate mates[64]
 cdef int crew_size = 1                      # threads the crew has, the poster's included
 cdef PyThread_type_lock crew_lock = NULL    # held by the call that uses the crew
 cdef PyThread_type_lock crew_nap = NULL     # always held: the poster naps on it while it waits
-cdef double crew_spin = 0.01                # seconds a mate polls after a job before it sleeps
+cdef long long crew_spin_bits = 0          # a double's bits (atomic: set under the GIL, read by the mates):
+                                            # the seconds a mate polls after a job before it sleeps (crew_spin)
+
+
+cdef inline double crew_spin() noexcept nogil:
+    cdef long long bits = ddz_load(&crew_spin_bits)
+    cdef double seconds
+    memcpy(&seconds, &bits, sizeof(double))
+    return seconds
+
+
+cdef void crew_spin_set(double seconds) noexcept nogil:
+    cdef long long bits
+    memcpy(&bits, &seconds, sizeof(double))
+    ddz_store(&crew_spin_bits, bits)
+
+
+crew_spin_set(0.01)
 cdef int crew_pollers = 2                   # mates 1..crew_pollers-1 poll: one a CPU, the caller's included
 
 
@@ -3296,7 +3313,7 @@ cdef void mate_main(void* arg) noexcept nogil:
             polls += 1
             if polls % 256 == 0 or m.t >= crew_pollers:
                 ddz_yield()  # a core wanted by other threads gets it
-                if m.t >= crew_pollers or ddz_now() - idle_from > crew_spin:  # (crew_spin read anew)
+                if m.t >= crew_pollers or ddz_now() - idle_from > crew_spin():  # (read anew)
                     ddz_sleep_while(&crew.post, seen, &m.sleeping, m.wake)
         seen = ddz_load(&crew.post)
         if m.t < (seen & 0xFF):
@@ -3359,7 +3376,7 @@ cdef void crew_run(crew_work work, void* job, int threads, int crew_threads) noe
         work(job, t)
     if crew_threads <= 1:
         return
-    until = ddz_now() + crew_spin
+    until = ddz_now() + crew_spin()
     while ddz_load(&crew.pending):
         ddz_pause()
         polls += 1
@@ -3388,10 +3405,9 @@ crew_pollers = max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffi
 def _crew_spin(double seconds=-1):
     """The seconds a mate polls for the next job before it sleeps; set it
     with seconds >= 0.  Returns the previous value."""
-    global crew_spin
-    old = crew_spin
+    old = crew_spin()
     if seconds >= 0:
-        crew_spin = seconds
+        crew_spin_set(seconds)
     return old
 
 
