@@ -2829,10 +2829,15 @@ cdef object adopt_block(object descr, void* data, Py_ssize_t n, Py_ssize_t items
 # starts the same way, counting back from the cut to the part's owner.
 # An owner claims its positions PUBLISH at a time and a thief cuts with
 # one atomic compare-and-swap on the part's claim word, so no position is
-# generated twice or skipped.  Nothing is copied and no thread waits for
-# another's moves (only, at worst, for its start), so the result is the
-# same for any thread count.  A part that overflows the buffer continues in
-# a block of its own, copied into place at the end.  Counting (count_batch)
+# generated twice or skipped.  The generator may leave scratch past a
+# position's moves (within its room, at most ROOM records), which a part's
+# last position would leave in the next part: so every part but the first
+# only counts its first positions up to ROOM records, and the join writes
+# them once the threads are done (parts_join).  Nothing is copied and no
+# thread waits for another's moves (only, at worst, for its start), so the
+# result is the same for any thread count.  A part that overflows the
+# buffer continues in a block of its own, copied into place at the end.
+# Counting (count_batch)
 # has threads claim chunks of CHUNK positions (an atomic counter), each
 # checked (check_rows) just before it is counted (count_work).  The
 # threads are the caller's and the crew's (below): helper threads started
