@@ -16,26 +16,19 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import time
 
 import numpy as np
 
 from ddzcore import hands_array, legal_moves_batch
-from modes import deal_hands, rows
+from modes import deal_hands, median_call, rows
 
 ROWS = ("one deck", "laizi, 1 wild", "laizi, 2 wild", "laizi, 4 wild")
 POSITIONS = 2000
 
 
 def median_ns(calls, n_moves: int, repeat: int = 9) -> float:
-    """The median of `repeat` runs of calls() (after one that warms the caches), in ns a move."""
-    calls()
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        calls()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times) / n_moves * 1e9
+    """calls()'s median of `repeat` runs (modes.median_call), in ns a move."""
+    return median_call(calls, repeat) / n_moves * 1e9
 
 
 def main() -> None:

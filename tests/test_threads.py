@@ -172,10 +172,11 @@ def test_parts_overflowing_the_block(threads: int) -> None:
 
 @pytest.mark.parametrize("threads", [2, 3])
 def test_stolen_parts_same_result(threads: int) -> None:
-    # Rich hands after plain ones: the first parts finish long before the
-    # last, so their threads steal from it (and from what was stolen).
+    # Rich hands before plain ones: the calling thread's part (begun at
+    # once) is the heaviest, so the helpers steal from it (and from what
+    # was stolen), however late they start.
     plain, _ = make_positions(3000)
-    hands = np.concatenate([plain, rich_hands(3000)])
+    hands = np.concatenate([rich_hands(3000), plain])
     moves, offsets = legal_moves_batch(hands)
     out = np.zeros(len(moves) + 10, MOVE_DTYPE)
     steals = 0

@@ -241,8 +241,9 @@ def count_moves_batch(hands: "np.ndarray | Sequence[HandLike]",
 
 def thread_spin(seconds: float | None = None) -> float:
     """How long (seconds, float) the helper threads of the batch calls and
-    ``simulate`` poll for the next call after finishing one, before they sleep; returns the
-    setting before the call, and sets it when ``seconds`` is given.
+    ``simulate`` poll for the next call after finishing one, before they
+    sleep; returns the setting before the call, and sets it when
+    ``seconds`` is given.
 
     Default 0.01.  A sleeping thread is slow to wake on some machines
     (about 1 ms on these virtual machines, as long as a whole

@@ -3066,6 +3066,16 @@ cdef enum:
     STEALS = 16             # parts a thread may add by stealing
 
 
+cdef inline long long claim_next(long long c) noexcept nogil:
+    """A claim word's positions claimed (from the part's lo)."""
+    return c >> CLAIM_BITS
+
+
+cdef inline long long claim_end(long long c) noexcept nogil:
+    """A claim word's end of the part (from its lo)."""
+    return c & ((1LL << CLAIM_BITS) - 1)
+
+
 cdef Py_ssize_t part_start(Job* j, int k) noexcept nogil:
     """Where part k starts: the part before it counted backwards from part
     k's first position until it meets that part's owner generating it
@@ -3101,7 +3111,7 @@ cdef int steal(Job* j) noexcept nogil:
         best, most = -1, MIN_STEAL - 1
         for k in range(<int>min(ddz_load(&j.nparts), j.maxparts)):
             c = ddz_load(&part_at(j, k).claim)
-            left = (c & ((1LL << CLAIM_BITS) - 1)) - (c >> CLAIM_BITS)
+            left = claim_end(c) - claim_next(c)
             if left > most and ddz_load(&part_at(j, k).done) >= 0:
                 best, most = k, left
         if best < 0:
@@ -3112,7 +3122,7 @@ cdef int steal(Job* j) noexcept nogil:
                 return -1
         p = part_at(j, best)
         c = ddz_load(&p.claim)
-        nxt, end = c >> CLAIM_BITS, c & ((1LL << CLAIM_BITS) - 1)
+        nxt, end = claim_next(c), claim_end(c)
         if end - nxt < MIN_STEAL:
             continue
         cut = nxt + max(1, <long long>(j.keep * (end - nxt)))
@@ -3149,7 +3159,7 @@ cdef void part_work(Job* j, int t) noexcept nogil:
         p.n, p.written = 0, p.lo
         while True:  # claim PUBLISH positions at a time (a thief may lower end meanwhile)
             c = ddz_load(&p.claim)
-            nxt, end = c >> CLAIM_BITS, c & ((1LL << CLAIM_BITS) - 1)
+            nxt, end = claim_next(c), claim_end(c)
             if nxt >= end:
                 break
             step = min(nxt + PUBLISH, end)
@@ -3244,8 +3254,9 @@ cdef void batch_work(void* job, int t) noexcept nogil:
 #
 # Helper threads are kept between batch calls (the crew): a call posts its
 # job (a crew_work function and its argument: the batches above,
-# _state's games), the helpers it needs take their share, and after a job each helper
-# polls for the next one for crew_spin seconds before it sleeps on its lock.
+# _state's games), the helpers it needs take their share, and after a job
+# each helper polls for the next one for crew_spin() seconds before it
+# sleeps on its lock.
 # Waking a sleeping thread costs far more here than starting the work: on
 # these virtual machines a vCPU left idle takes 0.7-4 ms to run again
 # (benchmarks/threads_timeline.py), as long as a whole count call.  So calls
@@ -3284,9 +3295,11 @@ cdef PyThread_type_lock crew_lock = NULL    # held by the call that uses the cre
 cdef PyThread_type_lock crew_nap = NULL     # always held: the poster naps on it while it waits
 cdef long long crew_spin_bits = 0          # a double's bits (atomic: set under the GIL, read by the mates):
                                             # the seconds a mate polls after a job before it sleeps (crew_spin)
+cdef int crew_pollers = 2                   # mates 1..crew_pollers-1 poll: one a CPU, the caller's included
 
 
 cdef inline double crew_spin() noexcept nogil:
+    """The seconds a mate polls after a job before it sleeps (thread_spin)."""
     cdef long long bits = ddz_load(&crew_spin_bits)
     cdef double seconds
     memcpy(&seconds, &bits, sizeof(double))
@@ -3300,7 +3313,6 @@ cdef void crew_spin_set(double seconds) noexcept nogil:
 
 
 crew_spin_set(0.01)
-cdef int crew_pollers = 2                   # mates 1..crew_pollers-1 poll: one a CPU, the caller's included
 
 
 cdef void mate_main(void* arg) noexcept nogil:
