@@ -4,11 +4,12 @@
 
 Interleaved rounds (each round runs every call with 1 thread, then N),
 medians of wall time and of CPU time: with 1 thread the calling thread's
-(the whole call runs there: helper threads still polling after the
-last threaded call are not counted), with N the process's (all threads:
-the work, plus what threading costs, the helpers' polling included); prints the machine load (os.getloadavg) before and after, since a
-shared machine cannot show a parallel speed-up (the CPU time still shows
-the overhead: with no overhead N threads use the CPU time of one).
+(the whole call runs there: helper threads still polling after the last
+threaded call are not counted), with N the process's (all threads: the
+work, plus what threading costs, the helpers' polling included); prints
+the machine load (os.getloadavg) before and after, since a shared
+machine cannot show a parallel speed-up (the CPU time still shows the
+overhead: with no overhead N threads use the CPU time of one).
 
 In the same run, two ceilings: the machine's (memset of as many bytes as
 legal_moves_batch writes, by 1 and by N threads through ctypes, which
