@@ -790,19 +790,26 @@ cdef extern from *:
     """
     /* DDZ_PREFETCH_OUT(q, lines): ask for `lines` cache lines of the output
        DDZ_PF_DIST bytes past q, for writing.  A laizi lead writes 4.5-52 KB
-       a position (one deck's 1 KB), most of it from the kicker writers,
-       which ask for their lines ahead: timed (benchmarks/modes.py, 5
-       interleaved runs under the timing lock), 1 wild card 2.11 ns a move
-       with it against about 2.2 without.  A prefetch never faults, so past
-       the buffer's end it is harmless. */
+       a position (one deck's 1 KB), and its writers (kickers, straights)
+       ask for their lines ahead: timed (benchmarks/modes.py, 5 interleaved
+       runs under the timing lock), 1 wild card 2.11 ns a move with it
+       against about 2.2 without; on a slower host (2 GHz, memory writes
+       2 ns a record past the caches), laizi 1-4 wild 7-13 % slower without
+       it, and 2-4 % faster with 2 KB for 1 KB, two lines a lz_two row
+       for one, and the straights' writers asking too (13 paired rounds
+       of persistent processes, each build's calls interleaved).  One deck
+       (1 KB a position, in cache) gained nothing from it (0.996x).  A
+       prefetch never faults, so past the buffer's end it is harmless. */
     #if defined(__GNUC__)
     #define DDZ_PREFETCH_OUT(q, lines) do { int l_; for (l_ = 0; l_ < (lines); l_++) \\
         __builtin_prefetch((const char*)(q) + DDZ_PF_DIST + 64 * l_, 1, 3); } while (0)
     #else
     #define DDZ_PREFETCH_OUT(q, lines) ((void)0)
     #endif
-    #define DDZ_PF_DIST 1024
+    #define DDZ_PF_DIST 2048
+    #define DDZ_PREFETCH_LINE(q) DDZ_PREFETCH_OUT(q, 1)   /* for Cython: one line */
     """
+    void prefetch_out "DDZ_PREFETCH_LINE" (const void* q) noexcept nogil
 
 
 cdef extern from *:
@@ -1047,7 +1054,7 @@ cdef extern from *:
         /* one 16-byte store a record: (wi, info) + (k[1 + t], 0) */
         __m128i base = _mm_set_epi64x((long long)info, (long long)wi);
     #endif
-        DDZ_PREFETCH_OUT(q, 1);
+        DDZ_PREFETCH_OUT(q, 2);
         q[0] = wi + k[0];
         q[1] = info;
         q += ((k[0] & twice) != 0) << 1;
@@ -1547,6 +1554,8 @@ cdef void lz_straight(Gen* g, int combo, int s, int top, unsigned int rspan, uns
             break
         t = LZ_RSET[d | x]
         n = <int>(t & 15) - nd
+        if fast:
+            prefetch_out(p)
         p = put(g, p, spare[n] - lz_rlanes(x), info | (<u64>t << 14), fast)
     done(g, p, fast)
 
@@ -1608,6 +1617,7 @@ cdef void lz_straights1(Gen* g, int combo, int min_len, int lo, int fix_len) noe
         # Windows without the hole: the natural straight, then the wild card
         # standing in for each rank, top rank first.
         while top < end and top < hole:
+            prefetch_out(p)
             p.cards = base
             p.info = info
             p += 1
@@ -1676,6 +1686,7 @@ cdef void lz_straights(Gen* g, int combo, int min_len, int lo, int fix_len) noex
                 d = rd & rspan
                 base = lz_rlanes(rn & rspan) + <u64>holes * w
                 p = g.out + g.n
+                prefetch_out(p)
                 p.cards = base
                 p.info = info | (((<u64>LZ_RSET[d] << 14) | wb) if d else 0)
                 p += 1
