@@ -1573,40 +1573,56 @@ cdef inline int lz_tops(int s, int end, int min_len, int lo, int fix_len, int* f
 
 
 cdef enum:
-    LZ_STRAIGHTS1_ROOM = 36 * 13    # one wild card: <= 36 windows of 3..A, each <= 1 + 12 straights
+    # one wild card: <= 55 windows of 3..A (36 of 5 units or more), each <= 1 + 12 chains
+    LZ_CHAINS1_ROOM = 55 * 13
 
 
-cdef void lz_straights1(Gen* g, int combo, int min_len, int lo, int fix_len) noexcept nogil:
-    """lz_straights with one wild card in hand (room for LZ_STRAIGHTS1_ROOM
-    moves was checked): a window s..top has one rank without a natural (the
-    wild card fills it: a stand-in, or the wild rank's own card at face
-    value) or none (the natural straight, then the wild card standing in
-    for each rank in turn, top rank first); lz_straight's moves and order.
-    A window's naturals grow from the last one's by the top rank's lane of
-    lanes(natural), read once (a lanes() a window cost about 10
-    instructions a move, most windows being one move, counted)."""
-    cdef unsigned int natural = g.at_least[1] & 0xFFF & ~(1u << g.wild), gaps, after
-    cdef unsigned int holes = ~natural & 0xFFF, once = 0, twice = 0, starts
+cdef void lz_chains1(Gen* g, int combo, int k, int min_len, int lo, int fix_len) noexcept nogil:
+    """lz_chain's bare chains of k = 1 (straights) or 2 (pair chains) cards
+    a unit with one wild card in hand (room for LZ_CHAINS1_ROOM moves was
+    checked; fix_len >= min_len or 0).  A window s..top has at most one
+    unit a card short (`holes`: a rank with k - 1 naturals, or a
+    straight's wild rank, whose card is then the wild card at face value),
+    which the wild card fills (a stand-in, or face value); with none, its
+    chains are the naturals' (k of each rank), then the wild card standing
+    in for one natural of each rank in turn, top rank first.  A unit two
+    cards short (`blocked`: a pair chain's rank without a natural, or its
+    wild rank) ends the windows.  lz_straight's and lz_window's moves, in
+    their order.  A window's naturals grow from the last one's by the top
+    rank's lane of the units' naturals, read once (a lanes() a window cost
+    about 10 instructions a move, most windows being one move, counted).
+    lz_chain made the pair chains with about 850 instructions a position
+    for 4.4 moves (benchmarks/modes.py's hands, one wild card, counted)."""
+    cdef unsigned int natural = g.at_least[1] & 0xFFF & ~(1u << g.wild)
+    cdef unsigned int holes = natural & ~g.at_least[2], blocked = ~natural & 0xFFF, gaps, after, stops
+    cdef unsigned int once = 0, twice = 0, none = 0, starts
     cdef int s, top, first, end, hole, c, i, length = fix_len if fix_len else min_len
     cdef u64 w = unit(g.wild), one = (<u64>(g.wild + 1) << 34) | (<u64>1 << 14), base, info, sub, lane
     cdef u64 nat = lanes(natural), step = (1 << 5) | (1 << 9)
     cdef MoveRec* p = g.out + g.n
+    if k == 1:
+        holes, blocked = blocked, 0     # a straight's unit is short only without a natural
+    else:
+        nat += lanes(natural & g.at_least[2])
     if length > R_ACE + 1:
         return
-    # The starts whose shortest straight has at most one rank without a natural
-    # (the others cost a pass each before: about 30 instructions, counted).
+    # The starts whose shortest chain has at most one unit a card short and
+    # none two (the others cost a pass each before: about 30 instructions, counted).
     for i in range(length):
         twice |= once & (holes >> i)
         once |= holes >> i
-    starts = ~twice & ((1u << (R_ACE + 2 - length)) - 1)
+        none |= blocked >> i
+    starts = ~(twice | none) & ((1u << (R_ACE + 2 - length)) - 1)
     while starts:
         s = ddz_ctz(starts)
         starts &= starts - 1
-        # The straights from s end before its second gap (or after A).
+        # The chains from s end before its second unit short, its first
+        # unit two short, or after A.
         after = 1u << (R_ACE + 1 - s)
-        gaps = (~natural >> s) & (after - 1) | after
+        gaps = (holes >> s) & (after - 1) | after
+        stops = (blocked >> s) & (after - 1)
         hole = s + ddz_ctz(gaps)
-        end = s + ddz_ctz(gaps & (gaps - 1) | after)
+        end = s + ddz_ctz(gaps & (gaps - 1) | stops | after)
         end = lz_tops(s, end, min_len, lo, fix_len, &first)
         if first >= end:
             continue
@@ -1614,8 +1630,8 @@ cdef void lz_straights1(Gen* g, int combo, int min_len, int lo, int fix_len) noe
         base = nat & lz_span(s, first + 1)
         lane = <u64>0xF << (4 * (first + 1))
         top = first
-        # Windows without the hole: the natural straight, then the wild card
-        # standing in for each rank, top rank first.
+        # Windows without the hole: the naturals' chain, then the wild card
+        # standing in for one natural of each rank, top rank first.
         while top < end and top < hole:
             prefetch_out(p)
             p.cards = base
@@ -1634,7 +1650,7 @@ cdef void lz_straights1(Gen* g, int combo, int min_len, int lo, int fix_len) noe
         # Windows with it: one move each, the wild card filling the hole.
         if top < end:
             base += w
-            if hole != g.wild:
+            if hole != g.wild:      # (a pair chain's never is)
                 info |= one | (<u64>hole << 18)
             while True:
                 p.cards = base
@@ -1655,7 +1671,7 @@ cdef void lz_straights(Gen* g, int combo, int min_len, int lo, int fix_len) noex
     from the last by its top rank (its base cards, reading and stand-ins
     step by one unit), and one with at most one spare wild card (most of
     them) is written here; lz_straight makes the others (with one wild
-    card in hand and room for all, lz_straights1 makes every one)."""
+    card in hand and room for all, lz_chains1 makes every one)."""
     cdef unsigned int natural = g.at_least[1] & 0xFFF & ~(1u << g.wild), gaps = ~natural & 0xFFF, h
     cdef unsigned int rn = lz_rev12(natural), rd = lz_rev12(gaps & ~(1u << g.wild)), rspan, mask, d, x
     cdef int s, top, first, end, i, holes
@@ -1663,8 +1679,8 @@ cdef void lz_straights(Gen* g, int combo, int min_len, int lo, int fix_len) noex
     cdef MoveRec* p
     if fix_len and fix_len < min_len:
         return
-    if g.nw == 1 and g.cap - g.n >= LZ_STRAIGHTS1_ROOM:
-        lz_straights1(g, combo, min_len, lo, fix_len)
+    if g.nw == 1 and g.cap - g.n >= LZ_CHAINS1_ROOM:
+        lz_chains1(g, combo, 1, min_len, lo, fix_len)
         return
     for s in range(R_ACE + 2 - min_len):
         # The straights from s end before its (nw + 1)-th gap (or after A).
@@ -1719,6 +1735,10 @@ cdef void lz_chain(Gen* g, LzChain* ch, int combo, int k, int min_len, int kind,
         fix_len = g.size // unit_size
     if k == 1 and kind == 0:
         lz_straights(g, combo, min_len, lo, fix_len)
+        return
+    if k == 2 and kind == 0 and g.nw == 1 and g.cap - g.n >= LZ_CHAINS1_ROOM:
+        if not (fix_len and fix_len < min_len):
+            lz_chains1(g, combo, 2, min_len, lo, fix_len)
         return
     if fix_len:
         if fix_len < min_len:
