@@ -1573,14 +1573,16 @@ cdef inline int lz_tops(int s, int end, int min_len, int lo, int fix_len, int* f
 
 
 cdef enum:
-    # one wild card: <= 55 windows of 3..A (36 of 5 units or more), each <= 1 + 12 chains
-    LZ_CHAINS1_ROOM = 55 * 13
+    # one wild card: a window of L units has <= 1 + L chains, and there are 13 - L of them
+    LZ_STRAIGHTS1_ROOM = 300        # the sum over L = 5..12
+    LZ_PAIR_CHAINS1_ROOM = 385      # the sum over L = 3..12
 
 
 cdef void lz_chains1(Gen* g, int combo, int k, int min_len, int lo, int fix_len) noexcept nogil:
     """lz_chain's bare chains of k = 1 (straights) or 2 (pair chains) cards
-    a unit with one wild card in hand (room for LZ_CHAINS1_ROOM moves was
-    checked; fix_len >= min_len or 0).  A window s..top has at most one
+    a unit with one wild card in hand (room for LZ_STRAIGHTS1_ROOM or
+    LZ_PAIR_CHAINS1_ROOM moves was checked; fix_len >= min_len or 0);
+    lz_chain's scratch (LzChain) is not used.  A window s..top has at most one
     unit a card short (`holes`: a rank with k - 1 naturals, or a
     straight's wild rank, whose card is then the wild card at face value),
     which the wild card fills (a stand-in, or face value); with none, its
@@ -1590,19 +1592,17 @@ cdef void lz_chains1(Gen* g, int combo, int k, int min_len, int lo, int fix_len)
     wild rank) ends the windows.  lz_straight's and lz_window's moves, in
     their order.  A window's naturals grow from the last one's by the top
     rank's lane of the units' naturals, read once (a lanes() a window cost
-    about 10 instructions a move, most windows being one move, counted).
-    lz_chain made the pair chains with about 850 instructions a position
-    for 4.4 moves (benchmarks/modes.py's hands, one wild card, counted)."""
-    cdef unsigned int natural = g.at_least[1] & 0xFFF & ~(1u << g.wild)
-    cdef unsigned int holes = natural & ~g.at_least[2], blocked = ~natural & 0xFFF, gaps, after, stops
+    about 10 instructions a move, most windows being one move, counted)."""
+    cdef unsigned int natural = g.at_least[1] & 0xFFF & ~(1u << g.wild), holes, blocked, gaps, after, stops
     cdef unsigned int once = 0, twice = 0, none = 0, starts
     cdef int s, top, first, end, hole, c, i, length = fix_len if fix_len else min_len
     cdef u64 w = unit(g.wild), one = (<u64>(g.wild + 1) << 34) | (<u64>1 << 14), base, info, sub, lane
-    cdef u64 nat = lanes(natural), step = (1 << 5) | (1 << 9)
+    cdef u64 nat = lanes(natural), step = (1 << 5) | (1 << 9)     # nat: each unit's naturals
     cdef MoveRec* p = g.out + g.n
     if k == 1:
-        holes, blocked = blocked, 0     # a straight's unit is short only without a natural
+        holes, blocked = ~natural & 0xFFF, 0
     else:
+        holes, blocked = natural & ~g.at_least[2], ~natural & 0xFFF
         nat += lanes(natural & g.at_least[2])
     if length > R_ACE + 1:
         return
@@ -1679,7 +1679,7 @@ cdef void lz_straights(Gen* g, int combo, int min_len, int lo, int fix_len) noex
     cdef MoveRec* p
     if fix_len and fix_len < min_len:
         return
-    if g.nw == 1 and g.cap - g.n >= LZ_CHAINS1_ROOM:
+    if g.nw == 1 and g.cap - g.n >= LZ_STRAIGHTS1_ROOM:
         lz_chains1(g, combo, 1, min_len, lo, fix_len)
         return
     for s in range(R_ACE + 2 - min_len):
@@ -1736,14 +1736,13 @@ cdef void lz_chain(Gen* g, LzChain* ch, int combo, int k, int min_len, int kind,
     if k == 1 and kind == 0:
         lz_straights(g, combo, min_len, lo, fix_len)
         return
-    if k == 2 and kind == 0 and g.nw == 1 and g.cap - g.n >= LZ_CHAINS1_ROOM:
-        if not (fix_len and fix_len < min_len):
-            lz_chains1(g, combo, 2, min_len, lo, fix_len)
-        return
     if fix_len:
         if fix_len < min_len:
             return
         min_len = fix_len
+    if k == 2 and kind == 0 and g.nw == 1 and g.cap - g.n >= LZ_PAIR_CHAINS1_ROOM:
+        lz_chains1(g, combo, 2, min_len, lo, fix_len)
+        return
     # Starts of min_len ranks that can each be a unit (k - nw naturals at least).
     units = lz_mains(g, max(0, k - g.nw), k, 0) & 0xFFF
     starts = units
