@@ -1670,18 +1670,14 @@ cdef void lz_straights(Gen* g, int combo, int min_len, int lo, int fix_len) noex
     at most nw ranks without a natural, from masks alone.  A window grows
     from the last by its top rank (its base cards, reading and stand-ins
     step by one unit), and one with at most one spare wild card (most of
-    them) is written here; lz_straight makes the others (with one wild
-    card in hand and room for all, lz_chains1 makes every one)."""
+    them) is written here; lz_straight makes the others (lz_chain's
+    fix_len >= min_len or 0; with one wild card in hand and room for all,
+    lz_chain calls lz_chains1 instead)."""
     cdef unsigned int natural = g.at_least[1] & 0xFFF & ~(1u << g.wild), gaps = ~natural & 0xFFF, h
     cdef unsigned int rn = lz_rev12(natural), rd = lz_rev12(gaps & ~(1u << g.wild)), rspan, mask, d, x
     cdef int s, top, first, end, i, holes
     cdef u64 w = unit(g.wild), wb = <u64>(g.wild + 1) << 34, base, info
     cdef MoveRec* p
-    if fix_len and fix_len < min_len:
-        return
-    if g.nw == 1 and g.cap - g.n >= LZ_STRAIGHTS1_ROOM:
-        lz_chains1(g, combo, 1, min_len, lo, fix_len)
-        return
     for s in range(R_ACE + 2 - min_len):
         # The straights from s end before its (nw + 1)-th gap (or after A).
         h = gaps >> s
@@ -1733,15 +1729,16 @@ cdef void lz_chain(Gen* g, LzChain* ch, int combo, int k, int min_len, int kind,
         if g.size % unit_size or (fix_len and fix_len != g.size // unit_size):
             return
         fix_len = g.size // unit_size
-    if k == 1 and kind == 0:
-        lz_straights(g, combo, min_len, lo, fix_len)
-        return
     if fix_len:
         if fix_len < min_len:
             return
         min_len = fix_len
-    if k == 2 and kind == 0 and g.nw == 1 and g.cap - g.n >= LZ_PAIR_CHAINS1_ROOM:
-        lz_chains1(g, combo, 2, min_len, lo, fix_len)
+    if kind == 0 and k <= 2 and g.nw == 1 and (
+            g.cap - g.n >= (LZ_STRAIGHTS1_ROOM if k == 1 else LZ_PAIR_CHAINS1_ROOM)):
+        lz_chains1(g, combo, k, min_len, lo, fix_len)
+        return
+    if k == 1 and kind == 0:
+        lz_straights(g, combo, min_len, lo, fix_len)
         return
     # Starts of min_len ranks that can each be a unit (k - nw naturals at least).
     units = lz_mains(g, max(0, k - g.nw), k, 0) & 0xFFF
